@@ -1,0 +1,171 @@
+//! Messages a client sends to the server.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Req, Seat};
+
+/// One client-to-server message. Every variant may carry `req`, which the server echoes on
+/// the reply (or error) that answers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Optional greeting; answered by `welcome` with the rulesets the server offers.
+    Hello {
+        /// The protocol version the client speaks.
+        protocol: u32,
+        /// A display name for logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Ask for the public battles; answered by `battles`.
+    List {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Create a battle; answered by `created`. The creator is not seated: it joins next.
+    Create {
+        /// Ruleset id, e.g. `"synergy"`.
+        ruleset: String,
+        /// Ruleset-specific options (mode, decks, ...).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<Value>,
+        /// Seats the server plays itself.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        bots: Vec<Seat>,
+        /// A private battle is not shown by `list`; it is joined by id.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        private: bool,
+        /// Delay before each engine or bot move, in milliseconds (0 for tests and load).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pace_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Take a seat (the first free one when `seat` is absent); answered by `joined` + `snapshot`.
+    Join {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Take back a seat with its token; answered by `joined` + `snapshot`.
+    Rejoin {
+        battle_id: String,
+        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Watch a battle; answered by `spectating` + `snapshot`.
+    Spectate {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Make a move: `action` is one of the legal actions listed in the seat's view.
+    Act {
+        battle_id: String,
+        action: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Ask for a fresh `snapshot` (after a gap in `seq`).
+    Resync {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Stop receiving a battle's updates; answered by `left`.
+    Leave {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Liveness check; answered by `pong`.
+    Ping {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+}
+
+impl ClientMsg {
+    /// The `type` names the server understands, in documentation order.
+    pub const TYPES: [&'static str; 10] = [
+        "hello", "list", "create", "join", "rejoin", "spectate", "act", "resync", "leave", "ping",
+    ];
+
+    /// The correlation number the client attached, if any.
+    pub fn req(&self) -> Option<Req> {
+        match self {
+            ClientMsg::Hello { req, .. }
+            | ClientMsg::List { req }
+            | ClientMsg::Create { req, .. }
+            | ClientMsg::Join { req, .. }
+            | ClientMsg::Rejoin { req, .. }
+            | ClientMsg::Spectate { req, .. }
+            | ClientMsg::Act { req, .. }
+            | ClientMsg::Resync { req, .. }
+            | ClientMsg::Leave { req, .. }
+            | ClientMsg::Ping { req } => *req,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn act_round_trips() {
+        let text = r#"{"type":"act","battle_id":"b1","action":{"kind":"end_turn"},"req":7}"#;
+        let msg: ClientMsg = serde_json::from_str(text).expect("valid act message");
+        assert_eq!(
+            msg,
+            ClientMsg::Act {
+                battle_id: "b1".into(),
+                action: json!({"kind": "end_turn"}),
+                req: Some(7)
+            }
+        );
+        assert_eq!(msg.req(), Some(7));
+        let back: Value = serde_json::to_value(&msg).expect("serializable");
+        assert_eq!(back, serde_json::from_str::<Value>(text).expect("valid json"));
+    }
+
+    #[test]
+    fn create_defaults() {
+        let msg: ClientMsg =
+            serde_json::from_str(r#"{"type":"create","ruleset":"synergy"}"#).expect("valid");
+        assert_eq!(
+            msg,
+            ClientMsg::Create {
+                ruleset: "synergy".into(),
+                options: None,
+                bots: vec![],
+                private: false,
+                pace_ms: None,
+                req: None
+            }
+        );
+    }
+
+    #[test]
+    fn every_type_name_parses() {
+        for t in ClientMsg::TYPES {
+            // Fields a variant does not have are refused, so build each minimal message.
+            let minimal = match t {
+                "hello" => json!({"type": t, "protocol": 1}),
+                "list" | "ping" => json!({"type": t}),
+                "create" => json!({"type": t, "ruleset": "x"}),
+                "rejoin" => json!({"type": t, "battle_id": "b", "token": "t"}),
+                "act" => json!({"type": t, "battle_id": "b", "action": {}}),
+                _ => json!({"type": t, "battle_id": "b"}),
+            };
+            serde_json::from_value::<ClientMsg>(minimal).expect("each documented type parses");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Messages the server sends to a client.
+
+use json_patch::Patch;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{BattleSummary, ErrorCode, Req, RulesetInfo, Seat};
+
+/// One server-to-client message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Answer to `hello`.
+    Welcome {
+        /// Server name and version.
+        server: String,
+        protocol: u32,
+        rulesets: Vec<RulesetInfo>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `list`: the public battles.
+    Battles {
+        battles: Vec<BattleSummary>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `create`.
+    Created {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `join` and `rejoin`; a `snapshot` follows.
+    Joined {
+        battle_id: String,
+        seat: Seat,
+        /// Secret that lets this seat be taken back with `rejoin`.
+        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `spectate`; a `snapshot` follows.
+    Spectating {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// The whole view of the battle for this viewer at `seq`.
+    Snapshot {
+        battle_id: String,
+        seq: u64,
+        view: Value,
+    },
+    /// RFC 6902 patch from this viewer's view at `seq - 1` to its view at `seq`. `req` is set
+    /// on the patch that answers the receiver's own accepted `act`.
+    Patch {
+        battle_id: String,
+        seq: u64,
+        ops: Patch,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// This connection no longer receives the battle's updates.
+    Left {
+        battle_id: String,
+        /// `"requested"`, `"replaced"` (the seat was rejoined elsewhere), `"expired"`.
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `ping`.
+    Pong {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        code: ErrorCode,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        battle_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+}
+
+impl ServerMsg {
+    /// Shorthand for an `error` message.
+    pub fn error(code: ErrorCode, message: impl Into<String>, req: Option<Req>) -> ServerMsg {
+        ServerMsg::Error {
+            code,
+            message: message.into(),
+            battle_id: None,
+            req,
+        }
+    }
+
+    /// Serialize to the text of one frame.
+    pub fn to_text(&self) -> String {
+        // Every field is a plain value, a string-keyed map or a serde_json::Value, all of which
+        // serialize without error.
+        serde_json::to_string(self).expect("server messages always serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn patch_serializes_as_rfc6902() {
+        let ops: Patch =
+            serde_json::from_value(json!([{"op": "replace", "path": "/hp", "value": 5}]))
+                .expect("valid patch");
+        let msg = ServerMsg::Patch {
+            battle_id: "b".into(),
+            seq: 3,
+            ops,
+            req: Some(9),
+        };
+        let v: Value = serde_json::from_str(&msg.to_text()).expect("valid json");
+        assert_eq!(
+            v,
+            json!({"type": "patch", "battle_id": "b", "seq": 3,
+                "ops": [{"op": "replace", "path": "/hp", "value": 5}], "req": 9})
+        );
+        let back: ServerMsg = serde_json::from_value(v).expect("round trip");
+        assert_eq!(back, msg);
+    }
+
+    #[test]
+    fn error_has_code_string() {
+        let v: Value =
+            serde_json::from_str(&ServerMsg::error(ErrorCode::NotYourTurn, "wait", None).to_text())
+                .expect("valid json");
+        assert_eq!(v, json!({"type": "error", "code": "not_your_turn", "message": "wait"}));
+    }
+}

@@ -1,0 +1,450 @@
+//! The battle actor: one task per battle, owning its ruleset, seats, audiences and input log.
+//!
+//! It runs one loop over its bounded command queue and its timers (bot and engine moves,
+//! expiry) in the same `select!`. It never awaits a client: everything it says goes through
+//! [`Outbox::offer`]. Every accepted move, from a person or a bot, passes through
+//! [`BattleActor::submit`]: validate and apply, record, broadcast.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, ServerMsg};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::time::{sleep_until, Instant};
+
+use super::audience::Audience;
+use super::bot;
+use super::command::Command;
+use super::envelope;
+use super::handle::BattleHandle;
+use super::input_log::{Input, InputLog};
+use super::seats::Seats;
+use crate::connection::outbox::{ConnId, Outbox};
+use crate::lobby::Lobby;
+use crate::ruleset::{RuleError, Ruleset, Viewer};
+
+/// Everything a new battle starts from.
+pub struct BattleSetup {
+    pub battle_id: String,
+    pub game: Box<dyn Ruleset>,
+    /// The options the game was built with (kept for the input log).
+    pub options: Value,
+    /// The seed the game was built with.
+    pub seed: u64,
+    /// Seats the server plays (engine seats included).
+    pub bots: Vec<Seat>,
+    /// Delay before each bot move.
+    pub pace: Duration,
+}
+
+/// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
+pub struct BattleActor {
+    id: String,
+    game: Box<dyn Ruleset>,
+    status: BattleStatus,
+    seats: Seats,
+    /// One audience per seat (indexed by seat), then the spectators' audience last.
+    audiences: Vec<Audience>,
+    log: InputLog,
+    bot_rng: ChaCha8Rng,
+    pace: Duration,
+    rx: mpsc::Receiver<Command>,
+    lobby: Arc<Lobby>,
+    /// When the next bot or engine move is due.
+    step_at: Option<Instant>,
+    /// When the battle goes away (finished, or nobody connected).
+    expire_at: Option<Instant>,
+    summary: BattleSummary,
+}
+
+/// Build a battle's actor and handle, and its first summary, without starting it: the
+/// lobby registers the battle before the actor can change anything.
+pub fn prepare(setup: BattleSetup, lobby: Arc<Lobby>) -> (BattleActor, BattleHandle, BattleSummary) {
+    let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
+    let seat_count = setup.game.seat_count();
+    let mut audiences: Vec<Audience> =
+        (0..seat_count).map(|seat| Audience::new(Viewer::Seat(seat))).collect();
+    audiences.push(Audience::new(Viewer::Spectator));
+    let mut actor = BattleActor {
+        log: InputLog {
+            ruleset: setup.game.id().to_string(),
+            options: setup.options,
+            seed: setup.seed,
+            inputs: Vec::new(),
+        },
+        id: setup.battle_id,
+        status: BattleStatus::Waiting,
+        seats: Seats::new(seat_count, &setup.bots),
+        audiences,
+        bot_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5eed_b075),
+        pace: setup.pace,
+        rx,
+        expire_at: Some(Instant::now() + lobby.config().idle_ttl),
+        lobby,
+        step_at: None,
+        game: setup.game,
+        summary: BattleSummary {
+            battle_id: String::new(),
+            ruleset: String::new(),
+            status: BattleStatus::Waiting,
+            seats: Vec::new(),
+            spectators: 0,
+        },
+    };
+    if actor.seats.all_filled() {
+        actor.status = BattleStatus::Playing;
+        actor.after_change(None);
+    }
+    actor.summary = actor.build_summary();
+    let summary = actor.summary.clone();
+    (actor, BattleHandle::new(tx), summary)
+}
+
+impl BattleActor {
+    /// Run until the battle expires.
+    pub async fn run(mut self) {
+        loop {
+            let wake = match (self.step_at, self.expire_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            tokio::select! {
+                command = self.rx.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
+                    if self.on_timer() {
+                        break;
+                    }
+                }
+            }
+            self.sync_summary();
+        }
+        self.farewell();
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join { from, seat, req } => self.join(from, seat, req),
+            Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
+            Command::Spectate { from, req } => self.spectate(from, req),
+            Command::Act { from, action, req } => self.act(&from, action, req),
+            Command::Resync { from, req } => self.resync(&from, req),
+            Command::Leave { from, req } => self.leave(&from, req),
+            Command::Disconnected { from } => {
+                self.forget(from.id());
+            }
+        }
+    }
+
+    fn join(&mut self, from: Outbox, wanted: Option<Seat>, req: Option<Req>) {
+        if self.status == BattleStatus::Finished {
+            return self.refuse(&from, ErrorCode::BattleOver, "the battle is over", req);
+        }
+        if let Some(seat) = self.seats.seat_of(from.id()) {
+            let text = format!("this connection already holds seat {seat} of this battle");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        let (seat, token) = match self.seats.take(wanted) {
+            Ok(taken) => taken,
+            Err((code, message)) => return self.refuse(&from, code, &message, req),
+        };
+        self.audience_mut(Viewer::Spectator).remove(from.id());
+        self.seats.attach(seat, from.clone());
+        if self.status == BattleStatus::Waiting && self.seats.all_filled() {
+            self.status = BattleStatus::Playing;
+            tracing::info!(battle = %self.id, "battle starts");
+            self.after_change(None);
+        }
+        from.offer_msg(&ServerMsg::Joined {
+            battle_id: self.id.clone(),
+            seat,
+            token,
+            req,
+        });
+        self.admit(Viewer::Seat(seat), from);
+    }
+
+    fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {
+        let Some(seat) = self.seats.find_token(token) else {
+            return self.refuse(&from, ErrorCode::BadToken, "that token holds no seat here", req);
+        };
+        if let Some(other) = self.seats.seat_of(from.id()).filter(|&other| other != seat) {
+            let text = format!("this connection already holds seat {other} of this battle");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        self.audience_mut(Viewer::Spectator).remove(from.id());
+        if let Some(old) = self.seats.attach(seat, from.clone()) {
+            if old.id() != from.id() {
+                self.audience_mut(Viewer::Seat(seat)).remove(old.id());
+                old.offer_msg(&ServerMsg::Left {
+                    battle_id: self.id.clone(),
+                    reason: "replaced".into(),
+                    req: None,
+                });
+            }
+        }
+        from.offer_msg(&ServerMsg::Joined {
+            battle_id: self.id.clone(),
+            seat,
+            token: token.to_string(),
+            req,
+        });
+        self.admit(Viewer::Seat(seat), from);
+    }
+
+    fn spectate(&mut self, from: Outbox, req: Option<Req>) {
+        if let Some(seat) = self.seats.seat_of(from.id()) {
+            let text = format!("this connection holds seat {seat}; leave it to watch instead");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        from.offer_msg(&ServerMsg::Spectating {
+            battle_id: self.id.clone(),
+            req,
+        });
+        self.admit(Viewer::Spectator, from);
+    }
+
+    /// Add `from` to an audience and send it the current view.
+    fn admit(&mut self, viewer: Viewer, from: Outbox) {
+        let index = self.audience_index(viewer);
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        let audience = &mut self.audiences[index];
+        audience.add(from.clone());
+        audience.send_snapshot(id, &from, || envelope::build(id, status, game, viewer));
+        self.expire_at = None;
+    }
+
+    fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>) {
+        let Some(seat) = self.seats.seat_of(from.id()) else {
+            return if self.audience(Viewer::Spectator).contains(from.id()) {
+                self.refuse(from, ErrorCode::SpectatorsCannotAct, "spectators cannot act", req)
+            } else {
+                self.refuse(from, ErrorCode::NotInBattle, "you hold no seat in this battle", req)
+            };
+        };
+        if let Err((code, message)) = self.submit(seat, action, req) {
+            self.refuse(from, code, &message, req);
+        }
+    }
+
+    /// The one path every move takes, a person's or a bot's: validate and apply, record in
+    /// the input log, broadcast. On refusal nothing has changed.
+    fn submit(&mut self, seat: Seat, action: Value, req: Option<Req>) -> Result<(), (ErrorCode, String)> {
+        match self.status {
+            BattleStatus::Waiting => {
+                return Err((ErrorCode::NotStarted, "the battle waits for every seat to fill".into()))
+            }
+            BattleStatus::Finished => return Err((ErrorCode::BattleOver, "the battle is over".into())),
+            BattleStatus::Playing => {}
+        }
+        self.game
+            .apply(seat, &action)
+            .map_err(|err: RuleError| (err.code(), err.to_string()))?;
+        self.log.inputs.push(Input::Act { seat, action });
+        self.after_change(Some((seat, req)));
+        Ok(())
+    }
+
+    /// After the game changed: settle the status, broadcast, and plan the next bot move.
+    fn after_change(&mut self, acted: Option<(Seat, Option<Req>)>) {
+        if self.status == BattleStatus::Playing && self.game.outcome().is_some() {
+            self.status = BattleStatus::Finished;
+            self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
+            tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
+        }
+        self.publish(acted);
+        self.plan_step();
+    }
+
+    fn publish(&mut self, acted: Option<(Seat, Option<Req>)>) {
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        let mut dropped: Vec<ConnId> = Vec::new();
+        for audience in &mut self.audiences {
+            let viewer = audience.viewer();
+            let req = match (acted, viewer) {
+                (Some((seat, req)), Viewer::Seat(mine)) if seat == mine => req,
+                _ => None,
+            };
+            dropped.extend(audience.publish(id, req, || envelope::build(id, status, game, viewer)));
+        }
+        for conn in dropped {
+            tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
+            self.forget(conn);
+        }
+    }
+
+    fn plan_step(&mut self) {
+        self.step_at = None;
+        if self.status != BattleStatus::Playing {
+            return;
+        }
+        let now = Instant::now();
+        if let Some(ms) = self.game.next_tick() {
+            let delay = if self.pace.is_zero() { Duration::ZERO } else { Duration::from_millis(ms) };
+            self.step_at = Some(now + delay);
+        } else if self.game.to_act().iter().any(|&seat| self.seats.is_bot(seat)) {
+            self.step_at = Some(now + self.pace);
+        }
+    }
+
+    /// A timer fired. Returns true when the battle has expired.
+    fn on_timer(&mut self) -> bool {
+        let now = Instant::now();
+        if self.step_at.is_some_and(|at| at <= now) {
+            self.step();
+        }
+        self.expire_at.is_some_and(|at| at <= now)
+    }
+
+    /// One engine step or one bot move.
+    fn step(&mut self) {
+        self.step_at = None;
+        if self.game.next_tick().is_some() {
+            match self.game.advance() {
+                Ok(()) => {
+                    self.log.inputs.push(Input::Advance);
+                    self.after_change(None);
+                }
+                Err(err) => tracing::error!(battle = %self.id, %err, "engine step refused"),
+            }
+            return;
+        }
+        let Some(seat) = self.game.to_act().into_iter().find(|&seat| self.seats.is_bot(seat)) else {
+            return;
+        };
+        let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {
+            tracing::error!(battle = %self.id, seat, "bot seat must act but has no legal action");
+            return;
+        };
+        if let Err((code, message)) = self.submit(seat, action, None) {
+            // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
+            // to a random legal action so the battle goes on.
+            tracing::error!(battle = %self.id, seat, %code, %message, "bot move refused");
+            let mut legal = self.game.legal_actions(seat);
+            if legal.is_empty() {
+                return;
+            }
+            let fallback = legal.swap_remove(0);
+            if let Err((code, message)) = self.submit(seat, fallback, None) {
+                tracing::error!(battle = %self.id, seat, %code, %message, "legal action refused");
+            }
+        }
+    }
+
+    fn resync(&mut self, from: &Outbox, req: Option<Req>) {
+        let viewer = match self.seats.seat_of(from.id()) {
+            Some(seat) => Viewer::Seat(seat),
+            None if self.audience(Viewer::Spectator).contains(from.id()) => Viewer::Spectator,
+            None => {
+                return self.refuse(from, ErrorCode::NotInBattle, "you are not in this battle", req)
+            }
+        };
+        let index = self.audience_index(viewer);
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        self.audiences[index].send_snapshot(id, from, || envelope::build(id, status, game, viewer));
+    }
+
+    fn leave(&mut self, from: &Outbox, req: Option<Req>) {
+        let seat = self.seats.seat_of(from.id());
+        if !self.forget(from.id()) {
+            return self.refuse(from, ErrorCode::NotInBattle, "you are not in this battle", req);
+        }
+        if let (Some(seat), BattleStatus::Waiting) = (seat, self.status) {
+            // Before the battle starts, leaving gives the seat back.
+            self.seats.release(seat);
+        }
+        from.offer_msg(&ServerMsg::Left {
+            battle_id: self.id.clone(),
+            reason: "requested".into(),
+            req,
+        });
+    }
+
+    /// Remove a connection from its seat or the spectators; whether it was there.
+    fn forget(&mut self, conn: ConnId) -> bool {
+        let mut found = false;
+        if let Some(seat) = self.seats.detach(conn) {
+            self.audience_mut(Viewer::Seat(seat)).remove(conn);
+            found = true;
+        }
+        found |= self.audience_mut(Viewer::Spectator).remove(conn);
+        if found
+            && self.status != BattleStatus::Finished
+            && !self.seats.any_connected()
+            && self.audience(Viewer::Spectator).is_empty()
+        {
+            self.expire_at = Some(Instant::now() + self.lobby.config().idle_ttl);
+        }
+        found
+    }
+
+    fn refuse(&self, to: &Outbox, code: ErrorCode, message: &str, req: Option<Req>) {
+        to.offer_msg(&ServerMsg::Error {
+            code,
+            message: message.to_string(),
+            battle_id: Some(self.id.clone()),
+            req,
+        });
+    }
+
+    fn build_summary(&self) -> BattleSummary {
+        BattleSummary {
+            battle_id: self.id.clone(),
+            ruleset: self.game.id().to_string(),
+            status: self.status,
+            seats: self.seats.infos(),
+            spectators: self.audience(Viewer::Spectator).len(),
+        }
+    }
+
+    /// Publish the summary to the lobby when it changed.
+    fn sync_summary(&mut self) {
+        let summary = self.build_summary();
+        if summary != self.summary {
+            self.lobby.set_summary(&self.id, summary.clone());
+            self.summary = summary;
+        }
+    }
+
+    /// The battle expires: tell whoever is still here, and leave the lobby.
+    fn farewell(&mut self) {
+        self.lobby.remove(&self.id);
+        let bye = ServerMsg::Left {
+            battle_id: self.id.clone(),
+            reason: "expired".into(),
+            req: None,
+        };
+        for audience in &mut self.audiences {
+            for member in audience.drain() {
+                member.offer_msg(&bye);
+            }
+        }
+        tracing::info!(battle = %self.id, "battle expired");
+    }
+
+    fn audience_index(&self, viewer: Viewer) -> usize {
+        match viewer {
+            Viewer::Seat(seat) => seat,
+            Viewer::Spectator => self.audiences.len() - 1,
+        }
+    }
+
+    fn audience(&self, viewer: Viewer) -> &Audience {
+        &self.audiences[self.audience_index(viewer)]
+    }
+
+    fn audience_mut(&mut self, viewer: Viewer) -> &mut Audience {
+        let index = self.audience_index(viewer);
+        &mut self.audiences[index]
+    }
+
+    /// The input log so far (for replays and, later, durable storage).
+    pub fn input_log(&self) -> &InputLog {
+        &self.log
+    }
+}

@@ -1,0 +1,38 @@
+//! The messages a battle actor accepts.
+
+use battle_protocol::{Req, Seat};
+use serde_json::Value;
+
+use crate::connection::outbox::Outbox;
+
+/// One request to a battle actor. Each carries the requesting connection's outbox, through
+/// which the actor answers (it never awaits a client).
+#[derive(Debug)]
+pub enum Command {
+    /// Take a seat (the first free one when `seat` is `None`).
+    Join {
+        from: Outbox,
+        seat: Option<Seat>,
+        req: Option<Req>,
+    },
+    /// Take back the seat this token belongs to.
+    Rejoin {
+        from: Outbox,
+        token: String,
+        req: Option<Req>,
+    },
+    /// Watch the battle.
+    Spectate { from: Outbox, req: Option<Req> },
+    /// Make a move for the connection's seat.
+    Act {
+        from: Outbox,
+        action: Value,
+        req: Option<Req>,
+    },
+    /// Send the connection a fresh snapshot.
+    Resync { from: Outbox, req: Option<Req> },
+    /// Stop sending the connection updates.
+    Leave { from: Outbox, req: Option<Req> },
+    /// The connection closed.
+    Disconnected { from: Outbox },
+}

@@ -1,0 +1,19 @@
+//! One battle = one actor task ([`actor`]) reached only through a [`BattleHandle`].
+//!
+//! The actor owns the ruleset, the seats, the audiences and their sequence numbers. Every
+//! accepted move, human or bot, passes through one place in the actor: validate, apply,
+//! record in the input log, broadcast per-audience patches.
+
+mod actor;
+mod audience;
+mod bot;
+mod command;
+mod envelope;
+mod handle;
+mod input_log;
+mod seats;
+
+pub use actor::{prepare, BattleActor, BattleSetup};
+pub use command::Command;
+pub use handle::BattleHandle;
+pub use input_log::{replay, Input, InputLog};

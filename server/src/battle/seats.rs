@@ -1,0 +1,192 @@
+//! The seats of one battle: who holds each, by which secret token, and over which connection.
+
+use battle_protocol::{ErrorCode, Seat, SeatInfo};
+use rand::Rng;
+
+use crate::connection::outbox::{ConnId, Outbox};
+
+/// One seat.
+#[derive(Debug, Default)]
+struct Slot {
+    /// Played by the server.
+    bot: bool,
+    /// The holder's secret; `None` while the seat is free (always `None` for bots).
+    token: Option<String>,
+    /// The holder's connection while it is attached.
+    conn: Option<Outbox>,
+}
+
+/// Every seat of a battle.
+#[derive(Debug)]
+pub struct Seats {
+    slots: Vec<Slot>,
+}
+
+/// A refused seat request: the code and the sentence for the client.
+pub type SeatRefusal = (ErrorCode, String);
+
+impl Seats {
+    /// `count` seats, of which `bots` are played by the server.
+    pub fn new(count: usize, bots: &[Seat]) -> Seats {
+        let slots = (0..count)
+            .map(|seat| Slot {
+                bot: bots.contains(&seat),
+                ..Slot::default()
+            })
+            .collect();
+        Seats { slots }
+    }
+
+    /// Whether the server plays `seat`.
+    pub fn is_bot(&self, seat: Seat) -> bool {
+        self.slots.get(seat).is_some_and(|slot| slot.bot)
+    }
+
+    /// Hand out `wanted` (or the first free person's seat) with a fresh 128-bit token.
+    pub fn take(&mut self, wanted: Option<Seat>) -> Result<(Seat, String), SeatRefusal> {
+        let seat = match wanted {
+            Some(seat) => {
+                let Some(slot) = self.slots.get(seat) else {
+                    return Err((
+                        ErrorCode::BadSeat,
+                        format!("this battle has seats 0 to {}", self.slots.len() - 1),
+                    ));
+                };
+                if slot.bot {
+                    return Err((ErrorCode::BadSeat, format!("seat {seat} is played by the server")));
+                }
+                if slot.token.is_some() {
+                    return Err((ErrorCode::SeatTaken, format!("seat {seat} is already taken")));
+                }
+                seat
+            }
+            None => self
+                .slots
+                .iter()
+                .position(|slot| !slot.bot && slot.token.is_none())
+                .ok_or_else(|| (ErrorCode::NoFreeSeat, "every seat is taken".to_string()))?,
+        };
+        let token = format!("{:032x}", rand::rng().random::<u128>());
+        self.slots[seat].token = Some(token.clone());
+        Ok((seat, token))
+    }
+
+    /// Give a seat back (only while the battle waits for players).
+    pub fn release(&mut self, seat: Seat) {
+        if let Some(slot) = self.slots.get_mut(seat) {
+            slot.token = None;
+            slot.conn = None;
+        }
+    }
+
+    /// The seat this token belongs to, compared without early exit.
+    pub fn find_token(&self, token: &str) -> Option<Seat> {
+        self.slots.iter().position(|slot| {
+            slot.token
+                .as_deref()
+                .is_some_and(|held| constant_time_eq(held.as_bytes(), token.as_bytes()))
+        })
+    }
+
+    /// Attach `conn` to `seat`, returning the connection it replaces.
+    pub fn attach(&mut self, seat: Seat, conn: Outbox) -> Option<Outbox> {
+        self.slots.get_mut(seat).and_then(|slot| slot.conn.replace(conn))
+    }
+
+    /// The seat `conn` is attached to.
+    pub fn seat_of(&self, conn: ConnId) -> Option<Seat> {
+        self.slots
+            .iter()
+            .position(|slot| slot.conn.as_ref().is_some_and(|c| c.id() == conn))
+    }
+
+    /// Detach `conn` from its seat (the seat stays held), returning the seat.
+    pub fn detach(&mut self, conn: ConnId) -> Option<Seat> {
+        let seat = self.seat_of(conn)?;
+        self.slots[seat].conn = None;
+        Some(seat)
+    }
+
+    /// Every seat held by a person or a bot.
+    pub fn all_filled(&self) -> bool {
+        self.slots.iter().all(|slot| slot.bot || slot.token.is_some())
+    }
+
+    /// Whether any person's connection is attached.
+    pub fn any_connected(&self) -> bool {
+        self.slots.iter().any(|slot| slot.conn.is_some())
+    }
+
+    /// The seats as shown by `list`.
+    pub fn infos(&self) -> Vec<SeatInfo> {
+        self.slots
+            .iter()
+            .enumerate()
+            .map(|(seat, slot)| SeatInfo {
+                seat,
+                taken: slot.bot || slot.token.is_some(),
+                bot: slot.bot,
+                connected: slot.bot || slot.conn.is_some(),
+            })
+            .collect()
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_assigns_free_person_seats_in_order() {
+        let mut seats = Seats::new(3, &[1]);
+        let (first, token) = seats.take(None).expect("seat 0 is free");
+        assert_eq!(first, 0);
+        assert_eq!(token.len(), 32);
+        assert_eq!(seats.take(None).expect("seat 2 is free").0, 2);
+        assert_eq!(seats.take(None).unwrap_err().0, ErrorCode::NoFreeSeat);
+        assert!(seats.all_filled());
+    }
+
+    #[test]
+    fn take_refuses_taken_bot_and_missing_seats() {
+        let mut seats = Seats::new(2, &[1]);
+        seats.take(Some(0)).expect("seat 0 is free");
+        assert_eq!(seats.take(Some(0)).unwrap_err().0, ErrorCode::SeatTaken);
+        assert_eq!(seats.take(Some(1)).unwrap_err().0, ErrorCode::BadSeat);
+        assert_eq!(seats.take(Some(7)).unwrap_err().0, ErrorCode::BadSeat);
+    }
+
+    #[test]
+    fn tokens_find_their_seat_only() {
+        let mut seats = Seats::new(2, &[]);
+        let (_, t0) = seats.take(None).expect("free");
+        let (_, t1) = seats.take(None).expect("free");
+        assert_ne!(t0, t1);
+        assert_eq!(seats.find_token(&t1), Some(1));
+        assert_eq!(seats.find_token("nope"), None);
+        assert_eq!(seats.find_token(&t0[..31]), None);
+    }
+
+    #[test]
+    fn attach_detach_and_replace() {
+        let mut seats = Seats::new(2, &[]);
+        seats.take(Some(0)).expect("free");
+        let (a, _rx_a, _) = Outbox::new(4);
+        let (b, _rx_b, _) = Outbox::new(4);
+        assert!(seats.attach(0, a.clone()).is_none());
+        assert_eq!(seats.seat_of(a.id()), Some(0));
+        let old = seats.attach(0, b.clone()).expect("a was attached");
+        assert_eq!(old.id(), a.id());
+        assert_eq!(seats.seat_of(a.id()), None);
+        assert_eq!(seats.detach(b.id()), Some(0));
+        assert!(!seats.any_connected());
+        assert!(seats.infos()[0].taken && !seats.infos()[0].connected);
+    }
+}

@@ -1,0 +1,181 @@
+//! The lobby: the registry of live battles, and battle creation.
+//!
+//! Battles are found by id in a [`DashMap`]; each entry holds the battle's handle and the
+//! summary its actor keeps up to date for `list`. An actor removes its own entry when the
+//! battle expires.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, Seat};
+use dashmap::DashMap;
+use rand::Rng;
+use serde_json::Value;
+
+use crate::battle::{self, BattleHandle, BattleSetup};
+use crate::config::Config;
+use crate::rules;
+
+/// A refused lobby request: the code and the sentence for the client.
+pub type Refusal = (ErrorCode, String);
+
+/// What `create` asks for.
+#[derive(Debug, Clone, Default)]
+pub struct CreateRequest {
+    pub ruleset: String,
+    pub options: Option<Value>,
+    pub bots: Vec<Seat>,
+    pub private: bool,
+    pub pace_ms: Option<u64>,
+}
+
+struct Entry {
+    handle: BattleHandle,
+    summary: BattleSummary,
+    private: bool,
+    created: u64,
+}
+
+/// All live battles.
+pub struct Lobby {
+    battles: DashMap<String, Entry>,
+    config: Config,
+    created: AtomicU64,
+}
+
+impl Lobby {
+    /// An empty lobby.
+    pub fn new(config: Config) -> Arc<Lobby> {
+        Arc::new(Lobby {
+            battles: DashMap::new(),
+            config,
+            created: AtomicU64::new(0),
+        })
+    }
+
+    /// The server's settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The rulesets on offer, for `welcome`.
+    pub fn rulesets() -> Vec<RulesetInfo> {
+        rules::catalog()
+            .iter()
+            .map(|entry| RulesetInfo {
+                id: entry.id.to_string(),
+                seats: entry.seats,
+                summary: entry.summary.to_string(),
+            })
+            .collect()
+    }
+
+    /// Create a battle and start its actor; returns the new battle's id.
+    pub fn create(self: &Arc<Self>, request: CreateRequest) -> Result<String, Refusal> {
+        let entry = rules::find(&request.ruleset).ok_or_else(|| {
+            let known: Vec<&str> = rules::catalog().iter().map(|e| e.id).collect();
+            (
+                ErrorCode::UnknownRuleset,
+                format!("no ruleset {:?}; this server has: {}", request.ruleset, known.join(", ")),
+            )
+        })?;
+        if self.battles.len() >= self.config.max_battles {
+            return Err((
+                ErrorCode::ServerBusy,
+                format!("the server holds its limit of {} battles", self.config.max_battles),
+            ));
+        }
+        let mut bots = request.bots.clone();
+        bots.sort_unstable();
+        bots.dedup();
+        if let Some(&seat) = bots.iter().find(|&&seat| seat >= entry.seats) {
+            return Err((
+                ErrorCode::BadOptions,
+                format!("bots: seat {seat} does not exist (seats are 0 to {})", entry.seats - 1),
+            ));
+        }
+        let options = request.options.clone().unwrap_or(Value::Null);
+        let seed: u64 = rand::rng().random();
+        let game = (entry.build)(&options, seed)
+            .map_err(|err| (ErrorCode::BadOptions, format!("{} options: {err}", entry.id)))?;
+        for seat in game.engine_seats() {
+            if !bots.contains(&seat) {
+                bots.push(seat);
+            }
+        }
+        let battle_id = self.fresh_id();
+        let setup = BattleSetup {
+            battle_id: battle_id.clone(),
+            game,
+            options,
+            seed,
+            bots,
+            pace: std::time::Duration::from_millis(
+                request.pace_ms.unwrap_or(self.config.default_pace_ms),
+            ),
+        };
+        let (actor, handle, summary) = battle::prepare(setup, self.clone());
+        self.battles.insert(
+            battle_id.clone(),
+            Entry {
+                handle,
+                summary,
+                private: request.private,
+                created: self.created.fetch_add(1, Ordering::Relaxed),
+            },
+        );
+        tokio::spawn(actor.run());
+        tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
+        Ok(battle_id)
+    }
+
+    /// The handle of a live battle.
+    pub fn handle(&self, battle_id: &str) -> Option<BattleHandle> {
+        self.battles.get(battle_id).map(|entry| entry.handle.clone())
+    }
+
+    /// The public battles, oldest first.
+    pub fn list(&self) -> Vec<BattleSummary> {
+        let mut listed: Vec<(u64, BattleSummary)> = self
+            .battles
+            .iter()
+            .filter(|entry| !entry.private)
+            .map(|entry| (entry.created, entry.summary.clone()))
+            .collect();
+        listed.sort_by_key(|(created, _)| *created);
+        listed.into_iter().map(|(_, summary)| summary).collect()
+    }
+
+    /// How many battles are alive.
+    pub fn len(&self) -> usize {
+        self.battles.len()
+    }
+
+    /// Whether no battle is alive.
+    pub fn is_empty(&self) -> bool {
+        self.battles.is_empty()
+    }
+
+    pub(crate) fn set_summary(&self, battle_id: &str, summary: BattleSummary) {
+        if let Some(mut entry) = self.battles.get_mut(battle_id) {
+            entry.summary = summary;
+        }
+    }
+
+    pub(crate) fn remove(&self, battle_id: &str) {
+        self.battles.remove(battle_id);
+    }
+
+    fn fresh_id(&self) -> String {
+        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+        let mut rng = rand::rng();
+        loop {
+            let id: String = (0..10)
+                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+                .collect();
+            if !self.battles.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! `battle-server`: runs the battle server until Ctrl-C.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use battle_server::Config;
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+/// Real-time WebSocket battle server for turn-based card and battle games.
+///
+/// Every flag can also be set through the environment variable shown. Logging follows
+/// RUST_LOG (default: info).
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Args {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "BATTLE_LISTEN", default_value = "127.0.0.1:7878")]
+    listen: SocketAddr,
+    /// Delay before each bot or engine move when `create` gives no pace_ms.
+    #[arg(long, env = "BATTLE_PACE_MS", default_value_t = 600)]
+    pace_ms: u64,
+    /// Seconds a finished battle stays listable.
+    #[arg(long, env = "BATTLE_FINISHED_TTL_SECS", default_value_t = 300)]
+    finished_ttl_secs: u64,
+    /// Seconds a battle with nobody connected lives on.
+    #[arg(long, env = "BATTLE_IDLE_TTL_SECS", default_value_t = 600)]
+    idle_ttl_secs: u64,
+    /// Most battles alive at once.
+    #[arg(long, env = "BATTLE_MAX_BATTLES", default_value_t = 20_000)]
+    max_battles: usize,
+    /// Frames queued per connection before it counts as too slow and is closed.
+    #[arg(long, env = "BATTLE_OUTBOX_CAPACITY", default_value_t = 256)]
+    outbox_capacity: usize,
+    /// Commands queued per battle.
+    #[arg(long, env = "BATTLE_QUEUE", default_value_t = 256)]
+    battle_queue: usize,
+    /// Largest client frame accepted, in bytes.
+    #[arg(long, env = "BATTLE_MAX_FRAME_BYTES", default_value_t = 65_536)]
+    max_frame_bytes: usize,
+}
+
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
+        Config {
+            listen: args.listen,
+            default_pace_ms: args.pace_ms,
+            finished_ttl: Duration::from_secs(args.finished_ttl_secs),
+            idle_ttl: Duration::from_secs(args.idle_ttl_secs),
+            max_battles: args.max_battles,
+            outbox_capacity: args.outbox_capacity,
+            battle_queue: args.battle_queue,
+            max_frame_bytes: args.max_frame_bytes,
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .init();
+    let config = Config::from(Args::parse());
+    let server = battle_server::start(config.clone())
+        .await
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
+    println!("battle-server listening on {}", server.url());
+    tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
+    tracing::info!("shutting down");
+    server.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! Scoring (spec section 9): the per-card multiplier stack of section 5.5 and the end-of-battle
+//! bonuses and penalty.
+
+use battle_protocol::Seat;
+
+use super::cards::CardType;
+use super::side::Side;
+
+/// Void synergy score multiplier, as a fraction (x1.5).
+const VOID_NUM: u32 = 3;
+const VOID_DEN: u32 = 2;
+/// Turn multiplier after a full spectrum (spec 5.4).
+pub const SPECTRUM_MULTIPLIER: u32 = 2;
+/// Flat bonus for a full-spectrum turn, once per turn (spec 9.2).
+pub const SPECTRUM_BONUS: u32 = 20;
+/// Flat bonus for defeating the opponent (spec 9.2).
+pub const WIN_BONUS: u32 = 100;
+/// Flat bonus for ending the battle with at least [`HEALTHY_HP`] HP (spec 9.2).
+pub const HEALTHY_BONUS: u32 = 30;
+/// HP needed for [`HEALTHY_BONUS`].
+pub const HEALTHY_HP: u32 = 40;
+
+/// One card's score gain, with each step of the stack kept for the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardScore {
+    /// Base score from the card type.
+    pub base: u32,
+    /// After the Void synergy step (equal to `base` without Void synergy).
+    pub after_void: u32,
+    /// After the turn multiplier: what the side gains.
+    pub total: u32,
+    /// Whether the Void step applied.
+    pub void_synergy: bool,
+    /// The turn multiplier that applied.
+    pub multiplier: u32,
+}
+
+/// Score for resolving one card (spec 5.5): base by type, then x1.5 rounded down when Void
+/// synergy is active, then the turn multiplier, rounded down.
+pub fn card_score(kind: CardType, void_synergy: bool, multiplier: u32) -> CardScore {
+    let base = kind.base_score();
+    let after_void = if void_synergy {
+        base * VOID_NUM / VOID_DEN
+    } else {
+        base
+    };
+    CardScore {
+        base,
+        after_void,
+        total: after_void * multiplier,
+        void_synergy,
+        multiplier,
+    }
+}
+
+impl CardScore {
+    /// How the gain was reached, e.g. " (10 x1.5 Void synergy = 15, x2 full spectrum = 30)";
+    /// empty when no multiplier applied.
+    pub fn explain(&self) -> String {
+        let mut steps = Vec::new();
+        if self.void_synergy {
+            steps.push(format!("x1.5 Void synergy = {}", self.after_void));
+        }
+        if self.multiplier > 1 {
+            steps.push(format!("x{} full spectrum = {}", self.multiplier, self.total));
+        }
+        if steps.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} {})", self.base, steps.join(", "))
+        }
+    }
+}
+
+/// How a battle was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exactly one side was at 0 HP at the resolution check; the other seat wins.
+    Knockout {
+        /// The winning seat.
+        winner: Seat,
+    },
+    /// Both sides were at 0 HP at the same resolution check.
+    DoubleKnockout,
+    /// The last round ended with no knockout.
+    RoundLimit,
+}
+
+/// One side's settled final score and the log lines explaining it.
+pub fn settle(side: &Side, won: bool, lost: bool) -> (u32, Vec<String>) {
+    let mut lines = Vec::new();
+    if lost || side.hp == 0 {
+        let why = if side.hp == 0 {
+            "was knocked out"
+        } else {
+            "is defeated"
+        };
+        lines.push(format!("{} {why}: final score 0.", side.name));
+        return (0, lines);
+    }
+    let mut total = side.score;
+    if won {
+        total += WIN_BONUS;
+        lines.push(format!("{} wins the battle: +{WIN_BONUS}.", side.name));
+    }
+    if side.hp >= HEALTHY_HP {
+        total += HEALTHY_BONUS;
+        lines.push(format!(
+            "{} ends the battle with {} HP (at least {HEALTHY_HP}): +{HEALTHY_BONUS}.",
+            side.name, side.hp
+        ));
+    }
+    lines.push(format!("{} final score: {total}.", side.name));
+    (total, lines)
+}

@@ -1,0 +1,376 @@
+//! The battle state and its state machine (spec section 8): the five named states, the table
+//! of allowed transitions, the single [`Battle::transition`] function that runs each state's
+//! entry effects once, and the turn start, turn end and resolution check it drives.
+
+use battle_protocol::Seat;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::deck::instances;
+use super::error::SynergyError;
+use super::options::{Mode, Options};
+use super::score::{self, Verdict};
+use super::side::Side;
+use super::{ENEMY_HP, OPENING_DRAW, PLAYER_HP, ROUND_LIMIT, TURN_DRAW};
+
+/// Before the first turn.
+pub const STATE_READY: &str = "ready";
+/// Seat 0 ("player" side) acts.
+pub const STATE_PLAYER_TURN: &str = "playerTurn";
+/// Seat 1 ("enemy" side) acts.
+pub const STATE_ENEMY_TURN: &str = "enemyTurn";
+/// The knockout check after both turns of a round.
+pub const STATE_RESOLUTION: &str = "resolution";
+/// The battle has an outcome.
+pub const STATE_GAME_OVER: &str = "gameOver";
+
+/// First instance id of each seat's cards.
+pub const FIRST_CARD_ID: [u32; 2] = [1, 101];
+
+/// The one active state of the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// [`STATE_READY`].
+    Ready,
+    /// [`STATE_PLAYER_TURN`].
+    PlayerTurn,
+    /// [`STATE_ENEMY_TURN`].
+    EnemyTurn,
+    /// [`STATE_RESOLUTION`].
+    Resolution,
+    /// [`STATE_GAME_OVER`].
+    GameOver,
+}
+
+/// Every allowed jump (spec 8.2); any other is refused.
+pub const TRANSITIONS: [(Phase, Phase); 5] = [
+    (Phase::Ready, Phase::PlayerTurn),
+    (Phase::PlayerTurn, Phase::EnemyTurn),
+    (Phase::EnemyTurn, Phase::Resolution),
+    (Phase::Resolution, Phase::PlayerTurn),
+    (Phase::Resolution, Phase::GameOver),
+];
+
+impl Phase {
+    /// Every state.
+    pub const ALL: [Phase; 5] = [
+        Phase::Ready,
+        Phase::PlayerTurn,
+        Phase::EnemyTurn,
+        Phase::Resolution,
+        Phase::GameOver,
+    ];
+
+    /// The state's name constant.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Ready => STATE_READY,
+            Phase::PlayerTurn => STATE_PLAYER_TURN,
+            Phase::EnemyTurn => STATE_ENEMY_TURN,
+            Phase::Resolution => STATE_RESOLUTION,
+            Phase::GameOver => STATE_GAME_OVER,
+        }
+    }
+
+    /// The seat whose turn it is in this state, if any.
+    pub fn active_seat(self) -> Option<Seat> {
+        match self {
+            Phase::PlayerTurn => Some(0),
+            Phase::EnemyTurn => Some(1),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the state machine allows `from` -> `to`.
+pub fn allowed(from: Phase, to: Phase) -> bool {
+    TRANSITIONS.contains(&(from, to))
+}
+
+/// The settled end of a battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleResult {
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<Seat>,
+    /// Final score of each seat, bonuses and penalty included.
+    pub final_scores: [u32; 2],
+    /// One sentence describing the result.
+    pub summary: String,
+}
+
+/// A whole synergy battle.
+#[derive(Debug, Clone)]
+pub struct Battle {
+    /// PvE or PvP.
+    pub(super) mode: Mode,
+    /// The active state.
+    pub(super) phase: Phase,
+    /// The current round, from 1 (0 before the first player turn).
+    pub(super) round: u32,
+    /// Seat 0 (player side) and seat 1 (enemy side).
+    pub(super) sides: [Side; 2],
+    /// Append-only battle log, safe for every viewer.
+    pub(super) log: Vec<String>,
+    /// How the battle was decided, set by the resolution check.
+    pub(super) verdict: Option<Verdict>,
+    /// Set on entering `gameOver`.
+    pub(super) result: Option<BattleResult>,
+    /// The only source of randomness: deck shuffles and reshuffles.
+    pub(super) rng: ChaCha8Rng,
+}
+
+impl Battle {
+    /// Sets up a battle from validated options: decks shuffled with the seed, both opening
+    /// hands drawn in `ready`, then the first player turn begins.
+    pub fn new(options: &Options, seed: u64) -> Battle {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (names, enemy_hp) = match options.mode {
+            Mode::Pve => (["Player", "Training Automaton"], ENEMY_HP),
+            Mode::Pvp => (["Player 1", "Player 2"], PLAYER_HP),
+        };
+        let mut sides = [
+            Side::new(names[0], PLAYER_HP, instances(&options.deck, FIRST_CARD_ID[0])),
+            Side::new(
+                names[1],
+                enemy_hp,
+                instances(&options.opponent_deck, FIRST_CARD_ID[1]),
+            ),
+        ];
+        for side in &mut sides {
+            rand::seq::SliceRandom::shuffle(side.zones.draw.as_mut_slice(), &mut rng);
+        }
+        let mut battle = Battle {
+            mode: options.mode,
+            phase: Phase::Ready,
+            round: 0,
+            log: vec![format!(
+                "Battle begins: {} {} HP vs {} {} HP.",
+                sides[0].name, sides[0].hp, sides[1].name, sides[1].hp
+            )],
+            sides,
+            verdict: None,
+            result: None,
+            rng,
+        };
+        for seat in 0..2 {
+            battle.draw(seat, OPENING_DRAW);
+        }
+        battle
+            .transition(Phase::PlayerTurn)
+            .expect("ready -> playerTurn is the first row of the transition table");
+        battle
+    }
+
+    /// The seat whose turn it is, if any.
+    pub fn active_seat(&self) -> Option<Seat> {
+        self.phase.active_seat()
+    }
+
+    /// Moves the state machine to `to`, running `to`'s entry effects once. An entry effect
+    /// may lead straight on to a further state (a turn that passes at once, a resolution that
+    /// starts the next round); each such step is checked against the table too.
+    pub fn transition(&mut self, to: Phase) -> Result<(), SynergyError> {
+        let mut next = Some(to);
+        while let Some(target) = next {
+            if !allowed(self.phase, target) {
+                return Err(SynergyError::InvalidTransition {
+                    from: self.phase.as_str(),
+                    to: target.as_str(),
+                });
+            }
+            self.phase = target;
+            next = self.enter(target);
+        }
+        Ok(())
+    }
+
+    /// Entry effects of `phase`; returns the state to move on to at once, if any.
+    fn enter(&mut self, phase: Phase) -> Option<Phase> {
+        match phase {
+            Phase::Ready => None,
+            Phase::PlayerTurn => {
+                self.round += 1;
+                self.log.push(format!(
+                    "Round {} of {ROUND_LIMIT}: {}'s turn.",
+                    self.round, self.sides[0].name
+                ));
+                self.begin_turn(0).then_some(Phase::EnemyTurn)
+            }
+            Phase::EnemyTurn => {
+                self.log.push(format!("{}'s turn.", self.sides[1].name));
+                self.begin_turn(1).then_some(Phase::Resolution)
+            }
+            Phase::Resolution => Some(self.resolve()),
+            Phase::GameOver => {
+                self.finish();
+                None
+            }
+        }
+    }
+
+    /// Draws `count` cards for `seat` and logs it (counts only, never card names).
+    pub(super) fn draw(&mut self, seat: Seat, count: u32) -> super::deck::DrawReport {
+        let side = &mut self.sides[seat];
+        let report = side.zones.draw_cards(count, &mut self.rng);
+        for n in &report.reshuffles {
+            self.log.push(format!(
+                "{} shuffles {n} discarded card{} into the draw pile.",
+                side.name,
+                plural(*n as u32)
+            ));
+        }
+        let mut line = format!(
+            "{} draws {} card{}",
+            side.name,
+            report.drawn,
+            plural(report.drawn)
+        );
+        if report.held_back > 0 {
+            line.push_str(&format!(
+                " ({} not drawn: the hand is full at {})",
+                report.held_back,
+                super::HAND_LIMIT
+            ));
+        }
+        if report.missing > 0 {
+            line.push_str(&format!(" ({} not drawn: no cards left)", report.missing));
+        }
+        line.push('.');
+        self.log.push(line);
+        report
+    }
+
+    /// Turn start for `seat`: block removed, energy 3, counters cleared, 5 cards drawn unless
+    /// this is the side's first turn (its opening hand is that draw). Returns true when the
+    /// side has no playable card, in which case its turn has already ended.
+    fn begin_turn(&mut self, seat: Seat) -> bool {
+        let side = &mut self.sides[seat];
+        let faded = side.start_turn();
+        let first = side.turns_started == 0;
+        side.turns_started += 1;
+        if faded > 0 {
+            let line = format!("{}'s {faded} block fades.", side.name);
+            self.log.push(line);
+        }
+        if !first {
+            self.draw(seat, TURN_DRAW);
+        }
+        if self.sides[seat].has_playable() {
+            false
+        } else {
+            self.close_turn(seat, true);
+            true
+        }
+    }
+
+    /// Ends `seat`'s turn (its hand is discarded) and logs why. Does not move the state.
+    pub(super) fn close_turn(&mut self, seat: Seat, auto: bool) {
+        let side = &mut self.sides[seat];
+        let discarded = side.end_turn() as u32;
+        let mut line = if auto {
+            format!("{} has no playable card; the turn ends", side.name)
+        } else {
+            format!("{} ends the turn", side.name)
+        };
+        if discarded > 0 {
+            line.push_str(&format!(
+                ", discarding {discarded} unplayed card{}",
+                plural(discarded)
+            ));
+        }
+        line.push('.');
+        self.log.push(line);
+    }
+
+    /// Ends `seat`'s turn and moves the state machine on.
+    pub(super) fn end_turn(&mut self, seat: Seat, auto: bool) -> Result<(), SynergyError> {
+        self.close_turn(seat, auto);
+        let next = if seat == 0 {
+            Phase::EnemyTurn
+        } else {
+            Phase::Resolution
+        };
+        self.transition(next)
+    }
+
+    /// The resolution check (spec 10): knockouts are judged only here.
+    fn resolve(&mut self) -> Phase {
+        let ko = [self.sides[0].hp == 0, self.sides[1].hp == 0];
+        for (seat, &down) in ko.iter().enumerate() {
+            if down {
+                let line = format!("{} is knocked out.", self.sides[seat].name);
+                self.log.push(line);
+            }
+        }
+        let verdict = match ko {
+            [true, true] => Verdict::DoubleKnockout,
+            [true, false] => Verdict::Knockout { winner: 1 },
+            [false, true] => Verdict::Knockout { winner: 0 },
+            [false, false] if self.round >= ROUND_LIMIT => Verdict::RoundLimit,
+            [false, false] => return Phase::PlayerTurn,
+        };
+        self.verdict = Some(verdict);
+        Phase::GameOver
+    }
+
+    /// Entry of `gameOver`: settles final scores and the result.
+    fn finish(&mut self) {
+        let verdict = self.verdict.unwrap_or(Verdict::RoundLimit);
+        let pve = self.mode == Mode::Pve;
+        let winner = match verdict {
+            Verdict::Knockout { winner } => Some(winner),
+            Verdict::DoubleKnockout | Verdict::RoundLimit if pve => Some(1),
+            Verdict::DoubleKnockout | Verdict::RoundLimit => None,
+        };
+        let names = [self.sides[0].name, self.sides[1].name];
+        let opening = match (verdict, winner) {
+            (Verdict::Knockout { winner }, _) => format!(
+                "{} wins by knockout in round {}.",
+                names[winner], self.round
+            ),
+            (Verdict::DoubleKnockout, Some(w)) => format!(
+                "Both sides fell in the same resolution, which is a defeat for {}: {} wins.",
+                names[0], names[w]
+            ),
+            (Verdict::DoubleKnockout, None) => {
+                "Both sides fell in the same resolution: the battle is a draw.".to_string()
+            }
+            (Verdict::RoundLimit, Some(w)) => format!(
+                "Round {ROUND_LIMIT} ended with no knockout, which is a defeat for {}: {} wins.",
+                names[0], names[w]
+            ),
+            (Verdict::RoundLimit, None) => {
+                format!("Round {ROUND_LIMIT} ended with no knockout: the battle is a draw.")
+            }
+        };
+        let mut final_scores = [0; 2];
+        let mut lines = Vec::new();
+        for (seat, side) in self.sides.iter().enumerate() {
+            let won = winner == Some(seat);
+            let lost = winner.is_some() && !won;
+            let (total, explain) = score::settle(side, won, lost);
+            final_scores[seat] = total;
+            lines.extend(explain);
+        }
+        let summary = format!(
+            "{opening} Final scores: {} {}, {} {}.",
+            names[0], final_scores[0], names[1], final_scores[1]
+        );
+        self.log.extend(lines);
+        self.log.push(summary.clone());
+        self.result = Some(BattleResult {
+            winner,
+            final_scores,
+            summary,
+        });
+    }
+}
+
+/// "s" unless `n` is 1.
+pub(super) fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
