@@ -2,6 +2,8 @@
 //!
 //! The server sends a `snapshot` (the whole view at some `seq`) and then one `patch` per change,
 //! each numbered exactly one more than the previous message this viewer got for the battle.
+//! The server may also send a change as a whole snapshot (when that is smaller than the
+//! patch); a snapshot always replaces the view, whatever its `seq`.
 //! The tracker applies them in order and refuses anything out of order: a patch whose `seq` is
 //! not `current + 1` means a message was lost, and the caller should send `resync` and feed the
 //! snapshot that answers it. A refused message leaves the tracker exactly as it was.
@@ -21,6 +23,9 @@ pub enum Applied {
     Snapshot {
         /// The snapshot's sequence number.
         seq: u64,
+        /// Set when the snapshot answers this client's `resync`, or stands in for the patch
+        /// answering its own accepted `act`.
+        req: Option<Req>,
     },
     /// A patch moved the view forward to `seq`.
     Patch {
@@ -87,9 +92,13 @@ impl ViewTracker {
                 battle_id,
                 seq,
                 view,
+                req,
             } if *battle_id == self.battle_id => {
                 self.state = Some((*seq, view.clone()));
-                Ok(Applied::Snapshot { seq: *seq })
+                Ok(Applied::Snapshot {
+                    seq: *seq,
+                    req: *req,
+                })
             }
             ServerMsg::Patch {
                 battle_id,
@@ -207,6 +216,7 @@ mod tests {
             battle_id: battle_id.into(),
             seq,
             view,
+            req: None,
         }
     }
 
@@ -237,7 +247,7 @@ mod tests {
         assert_eq!(
             t.apply(&snapshot("b1", 4, waiting_view()))
                 .expect("snapshot"),
-            Applied::Snapshot { seq: 4 }
+            Applied::Snapshot { seq: 4, req: None }
         );
         assert_eq!(t.seq(), Some(4));
         assert_eq!(t.status(), Some(BattleStatus::Waiting));

@@ -46,11 +46,15 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
-    /// The whole view of the battle for this viewer at `seq`.
+    /// The whole view of the battle for this viewer at `seq`; replaces any view held before.
     Snapshot {
         battle_id: String,
         seq: u64,
         view: Value,
+        /// Set when this snapshot answers the receiver's `resync`, or stands in for the patch
+        /// that answers its own accepted `act`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
     },
     /// RFC 6902 patch from this viewer's view at `seq - 1` to its view at `seq`. `req` is set
     /// on the patch that answers the receiver's own accepted `act`.

@@ -481,12 +481,23 @@ pub struct DriveReport {
     pub acts: usize,
     /// Resync snapshots compared with the patched view.
     pub resyncs_checked: usize,
+    /// Changes of the view: patches plus snapshots sent in place of a patch.
+    pub changes: usize,
+    /// Snapshots the server sent in place of a patch (the next `seq`, unrequested).
+    pub snapshots_for_patches: usize,
+    /// Accepted acts answered by such a snapshot, which cannot carry the act's `req`.
+    pub reqs_lost: Vec<Req>,
 }
 
 /// Follow one battle on `client` until `tracker` shows an outcome: apply every snapshot and
 /// patch, act when `drive.act` says so, and check resyncs. Panics on any error message, any
 /// gap or bad patch, any unexpected message, a refused first legal action, a patch carrying a
 /// `req` this client did not send, or more than [`MAX_MESSAGES`] messages.
+///
+/// Resync answers are told apart by their `req`. A snapshot at the next `seq` without the
+/// resync's `req` is the server sending a change whole instead of as a patch (when that is
+/// smaller): it is applied and counted, and if it answers this client's act it must carry the
+/// act's `req`. A lost act `req` fails the drive at the end, after every other check ran.
 pub async fn drive(
     client: &mut Client,
     tracker: &mut ViewTracker,
@@ -495,19 +506,20 @@ pub async fn drive(
     let battle_id = tracker.battle_id().to_string();
     let mut report = DriveReport::default();
     let mut pending_act: Option<Req> = None;
-    let mut pending_resync = false;
+    let mut pending_resync: Option<Req> = None;
     let mut final_resync_done = false;
     let mut patches_since_resync = 0;
     loop {
         let over = tracker.is_over();
-        if over && pending_act.is_none() && !pending_resync {
+        if over && pending_act.is_none() && pending_resync.is_none() {
             if drive.resync_every.is_some() && !final_resync_done {
                 final_resync_done = true;
-                pending_resync = true;
+                let req = client.req();
+                pending_resync = Some(req);
                 client
                     .send(ClientMsg::Resync {
                         battle_id: battle_id.clone(),
-                        req: None,
+                        req: Some(req),
                     })
                     .await;
             } else {
@@ -526,13 +538,14 @@ pub async fn drive(
             report.acts += 1;
         }
         if let Some(every) = drive.resync_every {
-            if !pending_resync && patches_since_resync >= every {
+            if pending_resync.is_none() && patches_since_resync >= every {
                 patches_since_resync = 0;
-                pending_resync = true;
+                let req = client.req();
+                pending_resync = Some(req);
                 client
                     .send(ClientMsg::Resync {
                         battle_id: battle_id.clone(),
-                        req: None,
+                        req: Some(req),
                     })
                     .await;
             }
@@ -546,15 +559,39 @@ pub async fn drive(
             client.name
         );
         match &msg {
-            ServerMsg::Snapshot { seq, view, .. } => {
-                assert!(
-                    pending_resync,
-                    "{}: snapshot nobody asked for at seq {seq}",
-                    client.name
-                );
-                assert_same_view(&client.name, tracker, *seq, view);
-                pending_resync = false;
-                report.resyncs_checked += 1;
+            ServerMsg::Snapshot { seq, view, req, .. } => {
+                let current = tracker.seq().expect("a tracked view");
+                if req.is_some() && *req == pending_resync {
+                    // The answer to our resync: it must equal what the patches built, at the
+                    // same seq.
+                    assert_same_view(&client.name, tracker, *seq, view);
+                    pending_resync = None;
+                    report.resyncs_checked += 1;
+                } else if *seq == current + 1 {
+                    // The next view, sent whole instead of as a patch (it was smaller).
+                    report.snapshots_for_patches += 1;
+                    match (*req, pending_act) {
+                        (Some(got), Some(want)) if got == want => pending_act = None,
+                        (Some(got), _) => panic!(
+                            "{}: a snapshot carries req {got}, which is not this client's \
+                             pending act or resync",
+                            client.name
+                        ),
+                        // Nobody else moves during this seat's turn, so with an act pending
+                        // this snapshot is its answer, and the answer lost the act's req.
+                        (None, Some(want)) => {
+                            report.reqs_lost.push(want);
+                            pending_act = None;
+                        }
+                        (None, None) => {}
+                    }
+                } else {
+                    panic!(
+                        "{}: snapshot at seq {seq} (req {req:?}) while the view is at {current}: \
+                         neither the resync answer (req {pending_resync:?}) nor the next view",
+                        client.name
+                    );
+                }
             }
             ServerMsg::Patch { .. } => {}
             ServerMsg::Error { req, .. } if req.is_some() && *req == pending_act => panic!(
@@ -564,12 +601,14 @@ pub async fn drive(
             ),
             other => panic!("{}: unexpected message {other:?}", client.name),
         }
+        let tracker_seq_before = tracker.seq();
         let applied = tracker
             .apply(&msg)
             .unwrap_or_else(|e| panic!("{}: cannot apply {msg:?}: {e}", client.name));
         match applied {
             Applied::Patch { req, .. } => {
                 report.patches += 1;
+                report.changes += 1;
                 patches_since_resync += 1;
                 if let Some(req) = req {
                     assert_eq!(
@@ -581,7 +620,12 @@ pub async fn drive(
                     pending_act = None;
                 }
             }
-            Applied::Snapshot { .. } => {}
+            Applied::Snapshot { seq, .. } => {
+                if Some(seq) != tracker_seq_before {
+                    report.changes += 1;
+                    patches_since_resync += 1;
+                }
+            }
             Applied::Ignored => panic!("{}: message for another battle: {msg:?}", client.name),
         }
         check_envelope(tracker.view().expect("view"), &battle_id);
@@ -594,6 +638,16 @@ pub async fn drive(
             });
         }
     }
+    assert!(
+        report.reqs_lost.is_empty(),
+        "{}: {} of {} accepted acts were answered with a snapshot (no req) instead of a patch \
+         carrying the act's req (reqs {:?}); the protocol says the acting client's patch \
+         carries the same req. Report: {report:?}",
+        client.name,
+        report.reqs_lost.len(),
+        report.acts,
+        report.reqs_lost
+    );
     report
 }
 
@@ -706,7 +760,18 @@ pub async fn assert_resync_matches(client: &mut Client, tracker: &mut ViewTracke
         })
         .await;
     match client.expect_msg().await {
-        ServerMsg::Snapshot { seq, view, .. } => {
+        ServerMsg::Snapshot {
+            seq,
+            view,
+            req: got,
+            ..
+        } => {
+            assert_eq!(
+                got,
+                Some(req),
+                "{}: the resync snapshot echoes req",
+                client.name
+            );
             assert_same_view(&client.name, tracker, seq, &view);
         }
         other => panic!("{}: expected a resync snapshot, got {other:?}", client.name),

@@ -61,7 +61,7 @@ async fn paced_bot_vs_bot_spectator_sees_the_moves_as_patches() {
     .await;
     check_finished(&watch, "spectator");
     assert!(
-        report.patches >= 5,
+        report.changes >= 5,
         "the spectator followed the moves one patch at a time: {report:?}"
     );
     assert!(report.resyncs_checked >= 2, "{report:?}");

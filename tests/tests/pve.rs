@@ -41,7 +41,7 @@ async fn pve_battle_played_by_the_client_bot_reaches_an_outcome() {
     check_finished(&seated.tracker, "player");
     assert!(report.acts > 0, "the player acted: {report:?}");
     assert!(
-        report.patches >= report.acts,
+        report.changes >= report.acts,
         "every accepted act produced a patch: {report:?}"
     );
     assert!(report.resyncs_checked > 0, "{report:?}");

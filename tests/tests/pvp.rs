@@ -49,13 +49,12 @@ async fn pvp_players_and_spectator_agree_and_patches_match_snapshots() {
     for (who, r) in [("p0", &r0), ("p1", &r1), ("spectator", &rs)] {
         assert!(r.resyncs_checked >= 2, "{who}: {r:?}");
     }
-    // Every viewer saw every move: the same number of patches since everyone was attached
-    // (the spectator arrived last, so it may have seen fewer before that).
+    // Every viewer saw every move: the same number of changes since the table settled.
     assert_eq!(
-        r0.patches, r1.patches,
+        r0.changes, r1.changes,
         "both players saw the same number of changes"
     );
-    assert_eq!(r0.patches, rs.patches, "the spectator saw every change too");
+    assert_eq!(r0.changes, rs.changes, "the spectator saw every change too");
 
     // All three agree on the outcome and on everything public.
     assert_eq!(seat0.tracker.outcome(), seat1.tracker.outcome());
@@ -192,7 +191,7 @@ async fn hands_are_hidden_from_the_other_seat_and_spectators() {
         drive(&mut spectator, &mut watch, &drive_spectator),
     );
     for (who, r) in [("p0", &r0), ("p1", &r1), ("spectator", &rs)] {
-        assert!(r.patches > 10, "{who} checked a whole battle: {r:?}");
+        assert!(r.changes > 10, "{who} checked a whole battle: {r:?}");
     }
     check_finished(&watch, "spectator");
     server.shutdown().await;

@@ -2,7 +2,7 @@
 //! change nothing; an accepted action reaches every viewer, its `req` only the actor.
 
 use battle_e2e::battle_client::Applied;
-use battle_e2e::battle_protocol::ErrorCode;
+use battle_e2e::battle_protocol::{ErrorCode, ServerMsg};
 use battle_e2e::{assert_resync_matches, pvp_table, start_server, Client, PvpTable, NO_SUCH_CARD};
 use serde_json::{json, Value};
 
@@ -63,7 +63,9 @@ async fn illegal_and_out_of_turn_actions_are_refused_to_the_sender_only() {
     );
 
     // An accepted action: the actor's patch carries its req, the others' patches do not.
-    let action = seat0.tracker.legal_actions()[0].clone();
+    // Playing the last card of the hand keeps the change small (see the next test for a
+    // large one).
+    let action = last_card_play(seat0.tracker.legal_actions());
     let req = p0.act(&battle_id, action).await;
     let seen = [
         (&mut p0, &mut seat0.tracker, Some(req)),
@@ -81,6 +83,57 @@ async fn illegal_and_out_of_turn_actions_are_refused_to_the_sender_only() {
             other => panic!("{}: expected a patch, got {msg:?} ({other:?})", client.name),
         }
     }
+    server.shutdown().await;
+}
+
+/// The `play_card` action for the last playable card (the one drawn last).
+fn last_card_play(legal: &[Value]) -> Value {
+    legal
+        .iter()
+        .rev()
+        .find(|a| a["kind"] == "play_card")
+        .cloned()
+        .unwrap_or_else(|| panic!("no card to play: {legal:?}"))
+}
+
+/// Whatever the size of the change, the actor learns that its act was accepted from the
+/// message at the next `seq` carrying its req: a patch, or a snapshot standing in for a patch
+/// larger than the view. Playing the first card of a hand shifts every other card in the
+/// view, which makes a large patch.
+#[tokio::test]
+async fn a_large_accepted_change_still_answers_the_actor_with_its_req() {
+    let server = start_server().await;
+    let mut player = Client::connect(&server, "player").await;
+    let battle_id = player.create_synergy(Value::Null, vec![]).await;
+    let mut seated = player.join(&battle_id, Some(0)).await;
+    let first = seated
+        .tracker
+        .legal_actions()
+        .iter()
+        .find(|a| a["kind"] == "play_card")
+        .cloned()
+        .expect("a card to play");
+    let hand = seated.tracker.game().unwrap()["sides"][0]["hand"].clone();
+    assert_eq!(
+        first["card"], hand[0]["id"],
+        "the first legal action plays the first card of the hand"
+    );
+    let before = seated.tracker.seq().expect("seq");
+    let req = player.act(&battle_id, first.clone()).await;
+    let msg = player.expect_msg().await;
+    match seated.tracker.apply(&msg) {
+        Ok(Applied::Patch { seq, req: got } | Applied::Snapshot { seq, req: got }) => {
+            assert_eq!(got, Some(req), "the answer carries the act's req: {msg:?}");
+            assert_eq!(seq, before + 1, "the answer is the next view");
+        }
+        other => panic!("expected the answer to act {req}, got {msg:?} ({other:?})"),
+    }
+    let hand = &seated.tracker.game().unwrap()["sides"][0]["hand"];
+    assert!(
+        hand.as_array()
+            .is_some_and(|h| h.iter().all(|c| c["id"] != first["card"])),
+        "the played card left the hand: {hand}"
+    );
     server.shutdown().await;
 }
 

@@ -58,6 +58,8 @@ pub struct BattleActor {
     /// When the battle goes away (finished, or nobody connected).
     expire_at: Option<Instant>,
     summary: BattleSummary,
+    /// Seats, spectators or status changed since the lobby's summary was last updated.
+    summary_dirty: bool,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -93,6 +95,7 @@ pub fn prepare(setup: BattleSetup, lobby: Arc<Lobby>) -> (BattleActor, BattleHan
             seats: Vec::new(),
             spectators: 0,
         },
+        summary_dirty: false,
     };
     if actor.seats.all_filled() {
         actor.status = BattleStatus::Playing;
@@ -128,6 +131,8 @@ impl BattleActor {
     }
 
     fn handle(&mut self, command: Command) {
+        // Every command but a move can change who is seated or watching.
+        self.summary_dirty |= !matches!(command, Command::Act { .. });
         match command {
             Command::Join { from, seat, req } => self.join(from, seat, req),
             Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
@@ -215,8 +220,11 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        audience.send_snapshot(id, &from, || envelope::build(id, status, game, viewer));
-        self.expire_at = None;
+        audience.send_snapshot(id, &from, None, || envelope::build(id, status, game, viewer));
+        if status != BattleStatus::Finished {
+            // Someone is here: the idle countdown stops (a finished battle keeps its own).
+            self.expire_at = None;
+        }
     }
 
     fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>) {
@@ -254,6 +262,7 @@ impl BattleActor {
     fn after_change(&mut self, acted: Option<(Seat, Option<Req>)>) {
         if self.status == BattleStatus::Playing && self.game.outcome().is_some() {
             self.status = BattleStatus::Finished;
+            self.summary_dirty = true;
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
@@ -346,7 +355,7 @@ impl BattleActor {
         };
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
-        self.audiences[index].send_snapshot(id, from, || envelope::build(id, status, game, viewer));
+        self.audiences[index].send_snapshot(id, from, req, || envelope::build(id, status, game, viewer));
     }
 
     fn leave(&mut self, from: &Outbox, req: Option<Req>) {
@@ -373,6 +382,7 @@ impl BattleActor {
             found = true;
         }
         found |= self.audience_mut(Viewer::Spectator).remove(conn);
+        self.summary_dirty |= found;
         if found
             && self.status != BattleStatus::Finished
             && !self.seats.any_connected()
@@ -404,6 +414,9 @@ impl BattleActor {
 
     /// Publish the summary to the lobby when it changed.
     fn sync_summary(&mut self) {
+        if !std::mem::take(&mut self.summary_dirty) {
+            return;
+        }
         let summary = self.build_summary();
         if summary != self.summary {
             self.lobby.set_summary(&self.id, summary.clone());

@@ -4,12 +4,13 @@
 //! serializes the message once and hands the same bytes to every member. Each member's
 //! outbox only ever gets `try_send`; a member that cannot keep up is dropped and closed.
 
-use battle_protocol::{json_patch, Req, ServerMsg};
+use battle_protocol::{Req, ServerMsg};
 use serde::Serialize;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use crate::connection::outbox::{ConnId, Offer, Outbox};
+use super::diff::diff;
 use crate::ruleset::Viewer;
 
 /// One audience of one battle.
@@ -36,6 +37,8 @@ struct SnapshotFrame<'a> {
     battle_id: &'a str,
     seq: u64,
     view: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    req: Option<Req>,
 }
 
 impl Audience {
@@ -96,6 +99,7 @@ impl Audience {
         &mut self,
         battle_id: &str,
         to: &Outbox,
+        req: Option<Req>,
         current: impl FnOnce() -> Value,
     ) -> Offer {
         if self.stale {
@@ -106,16 +110,17 @@ impl Audience {
             }
             self.stale = false;
         }
-        let text = self.snapshot_text(battle_id);
+        let text = self.snapshot_text(battle_id, req);
         to.offer(text)
     }
 
-    fn snapshot_text(&mut self, battle_id: &str) -> Utf8Bytes {
+    fn snapshot_text(&mut self, battle_id: &str, req: Option<Req>) -> Utf8Bytes {
         let frame = SnapshotFrame {
             kind: "snapshot",
             battle_id,
             seq: self.seq,
             view: &self.view,
+            req,
         };
         // A borrowed serde_json::Value and plain fields always serialize.
         let text = serde_json::to_string(&frame).expect("snapshot frames always serialize");
@@ -145,10 +150,10 @@ impl Audience {
             self.stale = false;
             self.seq += 1;
             self.view = view;
-            let text = self.snapshot_text(battle_id);
+            let text = self.snapshot_text(battle_id, req);
             return self.broadcast(text);
         }
-        let ops = json_patch::diff(&self.view, &view);
+        let ops = diff(&self.view, &view);
         if ops.0.is_empty() && req.is_none() {
             return Vec::new();
         }
@@ -162,7 +167,7 @@ impl Audience {
         }
         .to_text();
         let text = if patch.len() > self.snapshot_len {
-            let snapshot = self.snapshot_text(battle_id);
+            let snapshot = self.snapshot_text(battle_id, req);
             if snapshot.len() < patch.len() {
                 snapshot
             } else {
@@ -190,6 +195,7 @@ impl Audience {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use battle_protocol::json_patch;
     use serde_json::json;
     use tokio_tungstenite::tungstenite::Message;
 
@@ -203,9 +209,11 @@ mod tests {
         let mut audience = Audience::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, || json!({"hp": 10, "log": ["start"]}));
-        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"]}));
-        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"]}));
+        // Large enough that a small patch is cheaper than a snapshot.
+        let rules = "x".repeat(300);
+        audience.send_snapshot("b", &member, None, || json!({"hp": 10, "log": ["start"], "rules": rules}));
+        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
+        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
         let mut view = match parse(rx.try_recv().expect("snapshot queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 1);
@@ -220,7 +228,7 @@ mod tests {
             }
             other => panic!("expected patch, got {other:?}"),
         }
-        assert_eq!(view, json!({"hp": 7, "log": ["start", "hit for 3"]}));
+        assert_eq!(view, json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
         assert!(rx.try_recv().is_err(), "an unchanged view sends nothing");
     }
 
@@ -229,7 +237,7 @@ mod tests {
         let mut audience = Audience::new(Viewer::Seat(0));
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, || json!({"a": 1}));
+        audience.send_snapshot("b", &member, None, || json!({"a": 1}));
         let _ = rx.try_recv();
         audience.publish("b", Some(42), || json!({"a": 1}));
         match parse(rx.try_recv().expect("answer queued")) {
@@ -245,7 +253,7 @@ mod tests {
         let mut audience = Audience::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, || json!({"a": [1, 2, 3, 4, 5, 6]}));
+        audience.send_snapshot("b", &member, None, || json!({"a": [1, 2, 3, 4, 5, 6]}));
         let _ = rx.try_recv();
         audience.publish("b", None, || json!({"b": [7, 8, 9, 10, 11, 12]}));
         match parse(rx.try_recv().expect("queued")) {
@@ -264,8 +272,8 @@ mod tests {
         let (fast, mut fast_rx, _) = Outbox::new(64);
         audience.add(slow.clone());
         audience.add(fast.clone());
-        audience.send_snapshot("b", &slow, || json!({"n": 0}));
-        audience.send_snapshot("b", &fast, || json!({"n": 0}));
+        audience.send_snapshot("b", &slow, None, || json!({"n": 0}));
+        audience.send_snapshot("b", &fast, None, || json!({"n": 0}));
         let dropped = audience.publish("b", None, || json!({"n": 1}));
         assert_eq!(dropped, vec![slow.id()]);
         assert_eq!(audience.len(), 1);
@@ -281,7 +289,7 @@ mod tests {
         assert!(audience.publish("b", None, || unreachable!("nobody watches")).is_empty());
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, || json!({"n": 5}));
+        audience.send_snapshot("b", &member, None, || json!({"n": 5}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (1, json!({"n": 5}))),
             other => panic!("expected snapshot, got {other:?}"),
@@ -294,11 +302,12 @@ mod tests {
         audience.view = json!({"x": [1, {"y": "z"}]});
         audience.seq = 9;
         audience.stale = false;
-        let text = audience.snapshot_text("b1");
+        let text = audience.snapshot_text("b1", Some(3));
         let owned = ServerMsg::Snapshot {
             battle_id: "b1".into(),
             seq: 9,
             view: json!({"x": [1, {"y": "z"}]}),
+            req: Some(3),
         };
         assert_eq!(text.as_str(), owned.to_text());
     }

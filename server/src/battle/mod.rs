@@ -8,6 +8,7 @@ mod actor;
 mod audience;
 mod bot;
 mod command;
+mod diff;
 mod envelope;
 mod handle;
 mod input_log;

@@ -163,6 +163,7 @@ fn s12_p0_3_synergy_triggers_exactly_at_count_two_void() {
 fn s12_p0_4_full_spectrum_x2_and_plus_20_once() {
     let mut b = Scenario::pve()
         .hand(0, &["C001", "C003", "C004", "C005", "C010", "C002"])
+        .draw(1, &["C001"; 5])
         .energy(6)
         .build();
     b.play_card(0, "C001");
