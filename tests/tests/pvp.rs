@@ -118,8 +118,9 @@ fn hand_rule(own: Option<usize>) -> impl Fn(&Seen<'_>) {
                     .to_string();
                 for seat in 0..2 {
                     if Some(seat) != own {
+                        let hand = format!("/game/sides/{seat}/hand");
                         assert!(
-                            !path.starts_with(&format!("/game/sides/{seat}/hand")),
+                            path != hand && !path.starts_with(&format!("{hand}/")),
                             "{}: patch touches seat {seat}'s hand: {}",
                             seen.who,
                             seen.text

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use battle_e2e::battle_client::Applied;
 use battle_e2e::battle_protocol::{BattleStatus, ErrorCode, ServerMsg};
 use battle_e2e::{pvp_table, settle, start_server, Client, PvpTable};
 use serde_json::json;
@@ -45,7 +46,7 @@ async fn rejoin_after_disconnect_gives_back_the_same_seat_and_a_snapshot() {
     wait_connected(&mut lister, &battle_id, 0, false).await;
 
     let mut back = Client::connect(&server, "p0-again").await;
-    let seated = back.rejoin(&battle_id, &token).await;
+    let mut seated = back.rejoin(&battle_id, &token).await;
     assert_eq!(seated.seat, 0, "rejoin gives back the same seat");
     assert_eq!(seated.tracker.status(), Some(BattleStatus::Playing));
     let game = seated.tracker.game().expect("game");
@@ -68,9 +69,15 @@ async fn rejoin_after_disconnect_gives_back_the_same_seat_and_a_snapshot() {
     );
     let action = seated.tracker.legal_actions()[0].clone();
     let req = back.act(&battle_id, action).await;
-    match back.expect_msg().await {
-        ServerMsg::Patch { req: got, .. } => assert_eq!(got, Some(req)),
-        other => panic!("p0-again: expected its patch, got {other:?}"),
+    let before = seated.tracker.seq().expect("seq");
+    let msg = back.expect_msg().await;
+    match seated.tracker.apply(&msg) {
+        // A patch, or a snapshot standing in for a large patch: either carries the req.
+        Ok(Applied::Patch { seq, req: got } | Applied::Snapshot { seq, req: got }) => {
+            assert_eq!(got, Some(req), "p0-again: the answer carries the act's req");
+            assert_eq!(seq, before + 1);
+        }
+        other => panic!("p0-again: expected the answer to its act, got {msg:?} ({other:?})"),
     }
     let before = seat1.tracker.seq();
     assert!(settle(&mut p1, &mut seat1.tracker).await >= 1);

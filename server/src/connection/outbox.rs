@@ -6,11 +6,49 @@
 //! silently broken stream.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use battle_protocol::ServerMsg;
 use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+
+/// Tells a connection's writer to close the connection, and with which close frame.
+#[derive(Debug, Default)]
+pub struct CloseSignal {
+    notify: Notify,
+    frame: Mutex<Option<CloseFrame>>,
+}
+
+impl CloseSignal {
+    /// Ask for the connection to close; the first reason given wins.
+    pub fn close(&self, code: CloseCode, reason: &str) {
+        // The lock only guards a store and a take; a poisoned lock still holds a usable value.
+        let mut frame = self.frame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if frame.is_none() {
+            *frame = Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            });
+        }
+        drop(frame);
+        self.notify.notify_one();
+    }
+
+    /// Wait until a close is asked for (returns at once if it already was).
+    pub async fn requested(&self) {
+        self.notify.notified().await;
+    }
+
+    /// The close frame asked for.
+    pub fn take_frame(&self) -> Option<CloseFrame> {
+        self.frame
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+    }
+}
 
 /// Identifies one client connection for the lifetime of the process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,15 +78,15 @@ pub enum Offer {
 pub struct Outbox {
     id: ConnId,
     tx: mpsc::Sender<Message>,
-    close: Arc<Notify>,
+    close: Arc<CloseSignal>,
 }
 
 impl Outbox {
     /// A new outbox holding up to `capacity` frames, with the receiving end for the writer
     /// and the signal the writer watches to close the connection early.
-    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Message>, Arc<Notify>) {
+    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Message>, Arc<CloseSignal>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
-        let close = Arc::new(Notify::new());
+        let close = Arc::new(CloseSignal::default());
         let outbox = Outbox {
             id: ConnId::next(),
             tx,
@@ -81,7 +119,12 @@ impl Outbox {
 
     /// Tell the writer to close the connection because it cannot keep up.
     pub fn close_lagging(&self) {
-        self.close.notify_one();
+        self.close(CloseCode::Again, "too slow to keep up; reconnect and resync");
+    }
+
+    /// Tell the writer to send what is queued, then close the connection with this code.
+    pub fn close(&self, code: CloseCode, reason: &str) {
+        self.close.close(code, reason);
     }
 
     /// Whether the writer has gone away.
@@ -100,9 +143,10 @@ mod tests {
         assert_eq!(outbox.offer("a".into()), Offer::Queued);
         assert_eq!(outbox.offer("b".into()), Offer::Lagging);
         // The close signal was stored, so a writer that starts waiting now sees it at once.
-        tokio::time::timeout(std::time::Duration::from_secs(1), close.notified())
+        tokio::time::timeout(std::time::Duration::from_secs(1), close.requested())
             .await
             .expect("close signal is pending");
+        assert_eq!(close.take_frame().map(|f| f.code), Some(CloseCode::Again));
         assert_eq!(rx.recv().await, Some(Message::Text("a".into())));
         drop(rx);
         assert_eq!(outbox.offer("c".into()), Offer::Closed);

@@ -8,7 +8,8 @@ use futures::stream::SplitStream;
 use futures::StreamExt;
 use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
 use super::decode::decode;
@@ -42,6 +43,18 @@ pub async fn run(mut stream: Stream, outbox: Outbox, lobby: Arc<Lobby>, mut writ
             }
             Some(Ok(Message::Close(_))) | None => break,
             Some(Ok(_)) => {} // ping/pong are answered by the WebSocket layer
+            Some(Err(WsError::Capacity(err))) => {
+                // The WebSocket layer cannot carry on after an oversized frame: explain, then
+                // close with 1009 ("message too big").
+                router.reply(ServerMsg::error(
+                    ErrorCode::UnsupportedFrame,
+                    format!("frame refused: {err}; the connection closes"),
+                    None,
+                ));
+                router.outbox.close(CloseCode::Size, "frame too large");
+                let _ = (&mut writer).await;
+                break;
+            }
             Some(Err(err)) => {
                 tracing::debug!(conn = router.outbox.id().0, %err, "read failed");
                 break;

@@ -1,25 +1,29 @@
 //! The dumb writer: moves frames from the outbox to the socket, batching what is queued.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::stream::SplitSink;
 use futures::SinkExt;
 use tokio::net::TcpStream;
-use tokio::sync::{mpsc, Notify};
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
+
+use super::outbox::CloseSignal;
+
+/// How long a closing connection gets to take what is still queued and the close frame.
+const CLOSE_GRACE: Duration = Duration::from_millis(100);
 
 type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
 
 /// Drain `rx` into the socket until every sender is gone, the socket fails, or `close`
-/// says the connection cannot keep up.
-pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<Notify>) {
+/// asks for the connection to end (too slow, or an unusable frame from the client).
+pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<CloseSignal>) {
     loop {
         let first = tokio::select! {
             biased;
-            () = close.notified() => break,
+            () = close.requested() => break,
             next = rx.recv() => match next {
                 Some(message) => message,
                 None => {
@@ -30,23 +34,25 @@ pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<Not
         };
         let written = tokio::select! {
             biased;
-            () = close.notified() => break,
+            () = close.requested() => break,
             result = write_batch(&mut sink, first, &mut rx) => result,
         };
         if written.is_err() {
             return;
         }
     }
-    // Too slow: say why if the socket still takes a frame, without waiting on it for long.
-    let frame = CloseFrame {
-        code: CloseCode::Again,
-        reason: "too slow to keep up; reconnect and resync".into(),
+    // Send what is still queued (an error explaining the close, say) and the close frame,
+    // without waiting long on a client that may not be reading.
+    let farewell = async {
+        while let Ok(message) = rx.try_recv() {
+            sink.feed(message).await?;
+        }
+        if let Some(frame) = close.take_frame() {
+            sink.feed(Message::Close(Some(frame))).await?;
+        }
+        sink.flush().await
     };
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_millis(100),
-        sink.send(Message::Close(Some(frame))),
-    )
-    .await;
+    let _ = tokio::time::timeout(CLOSE_GRACE, farewell).await;
 }
 
 async fn write_batch(

@@ -2,12 +2,13 @@
 //! played card (synergy, full spectrum, effect, score, draws, discard, automatic turn end).
 
 use battle_protocol::Seat;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::cards::{EffectContext, EffectKind, Sigil};
 use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
 use super::state::{plural, Battle, Phase};
+use super::view::object;
 
 /// One decision of the acting side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,8 +23,8 @@ impl Action {
     /// The JSON sent as `act.action`.
     pub fn to_json(self) -> Value {
         match self {
-            Action::Play(card) => json!({"kind": "play_card", "card": card}),
-            Action::EndTurn => json!({"kind": "end_turn"}),
+            Action::Play(card) => object([("kind", "play_card".into()), ("card", card.into())]),
+            Action::EndTurn => object([("kind", "end_turn".into())]),
         }
     }
 

@@ -2,7 +2,7 @@
 //! only counts; the log names no card that a viewer cannot see. Keys are stable and the log
 //! only grows, so successive views diff into small patches.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::deck::Card;
 use super::side::Side;
@@ -10,41 +10,47 @@ use super::state::Battle;
 use super::ROUND_LIMIT;
 use crate::ruleset::Viewer;
 
+/// A JSON object from `(key, value)` pairs, built directly (cheaper than `json!`, which goes
+/// through the generic serializer for every field).
+pub(super) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
 fn card_json(side: &Side, card: &Card) -> Value {
     let def = card.def;
-    json!({
-        "id": card.id,
-        "card": def.id,
-        "name": def.name,
-        "type": def.kind.as_str(),
-        "cost": def.cost,
-        "value": def.value,
-        "sigil": def.sigil.as_str(),
-        "synergy": side.would_synergize(def.sigil),
-    })
+    object([
+        ("id", card.id.into()),
+        ("card", def.id.into()),
+        ("name", def.name.into()),
+        ("type", def.kind.as_str().into()),
+        ("cost", def.cost.into()),
+        ("value", def.value.into()),
+        ("sigil", def.sigil.as_str().into()),
+        ("synergy", side.would_synergize(def.sigil).into()),
+    ])
 }
 
 fn side_json(side: &Side, show_hand: bool) -> Value {
     let mut sigils = Map::new();
     for sigil in super::cards::Sigil::ALL {
-        sigils.insert(sigil.as_str().into(), json!(side.sigil_count(sigil)));
+        sigils.insert(sigil.as_str().into(), side.sigil_count(sigil).into());
     }
-    let mut out = json!({
-        "name": side.name,
-        "hp": side.hp,
-        "max_hp": side.max_hp,
-        "block": side.block,
-        "energy": side.energy,
-        "score": side.score,
-        "turn_multiplier": side.multiplier,
-        "spectrum_bonus_taken": side.spectrum_taken,
-        "focus": side.focus,
-        "sigils": sigils,
-        "hand_count": side.zones.hand.len(),
-        "draw_count": side.zones.draw.len(),
-        "discard_count": side.zones.discard.len(),
-        "deck_size": side.deck_size,
-    });
+    let mut out = object([
+        ("name", side.name.into()),
+        ("hp", side.hp.into()),
+        ("max_hp", side.max_hp.into()),
+        ("block", side.block.into()),
+        ("energy", side.energy.into()),
+        ("score", side.score.into()),
+        ("turn_multiplier", side.multiplier.into()),
+        ("spectrum_bonus_taken", side.spectrum_taken.into()),
+        ("focus", side.focus.into()),
+        ("sigils", Value::Object(sigils)),
+        ("hand_count", side.zones.hand.len().into()),
+        ("draw_count", side.zones.draw.len().into()),
+        ("discard_count", side.zones.discard.len().into()),
+        ("deck_size", side.deck_size.into()),
+    ]);
     if show_hand {
         let hand: Vec<Value> = side
             .zones
@@ -68,21 +74,27 @@ impl Battle {
             .collect();
         let result = match &self.result {
             None => Value::Null,
-            Some(result) => json!({
-                "winner": result.winner,
-                "final_scores": result.final_scores,
-                "summary": result.summary,
-            }),
+            Some(result) => object([
+                ("winner", result.winner.into()),
+                (
+                    "final_scores",
+                    Value::Array(result.final_scores.iter().map(|&s| s.into()).collect()),
+                ),
+                ("summary", result.summary.as_str().into()),
+            ]),
         };
-        json!({
-            "mode": self.mode.as_str(),
-            "state": self.phase.as_str(),
-            "round": self.round,
-            "round_limit": ROUND_LIMIT,
-            "active": self.active_seat(),
-            "sides": sides,
-            "log": self.log,
-            "result": result,
-        })
+        object([
+            ("mode", self.mode.as_str().into()),
+            ("state", self.phase.as_str().into()),
+            ("round", self.round.into()),
+            ("round_limit", ROUND_LIMIT.into()),
+            ("active", self.active_seat().into()),
+            ("sides", Value::Array(sides)),
+            (
+                "log",
+                Value::Array(self.log.iter().cloned().map(Value::String).collect()),
+            ),
+            ("result", result),
+        ])
     }
 }
