@@ -133,7 +133,10 @@ mod tests {
         );
         assert_eq!(msg.req(), Some(7));
         let back: Value = serde_json::to_value(&msg).expect("serializable");
-        assert_eq!(back, serde_json::from_str::<Value>(text).expect("valid json"));
+        assert_eq!(
+            back,
+            serde_json::from_str::<Value>(text).expect("valid json")
+        );
     }
 
     #[test]

@@ -139,6 +139,9 @@ mod tests {
         let v: Value =
             serde_json::from_str(&ServerMsg::error(ErrorCode::NotYourTurn, "wait", None).to_text())
                 .expect("valid json");
-        assert_eq!(v, json!({"type": "error", "code": "not_your_turn", "message": "wait"}));
+        assert_eq!(
+            v,
+            json!({"type": "error", "code": "not_your_turn", "message": "wait"})
+        );
     }
 }

@@ -7,8 +7,8 @@ pub mod battle;
 pub mod config;
 pub mod connection;
 pub mod lobby;
-pub mod ruleset;
 pub mod rules;
+pub mod ruleset;
 pub mod server;
 
 pub use config::Config;

@@ -76,13 +76,20 @@ impl Lobby {
             let known: Vec<&str> = rules::catalog().iter().map(|e| e.id).collect();
             (
                 ErrorCode::UnknownRuleset,
-                format!("no ruleset {:?}; this server has: {}", request.ruleset, known.join(", ")),
+                format!(
+                    "no ruleset {:?}; this server has: {}",
+                    request.ruleset,
+                    known.join(", ")
+                ),
             )
         })?;
         if self.battles.len() >= self.config.max_battles {
             return Err((
                 ErrorCode::ServerBusy,
-                format!("the server holds its limit of {} battles", self.config.max_battles),
+                format!(
+                    "the server holds its limit of {} battles",
+                    self.config.max_battles
+                ),
             ));
         }
         let mut bots = request.bots.clone();
@@ -91,13 +98,20 @@ impl Lobby {
         if let Some(&seat) = bots.iter().find(|&&seat| seat >= entry.seats) {
             return Err((
                 ErrorCode::BadOptions,
-                format!("bots: seat {seat} does not exist (seats are 0 to {})", entry.seats - 1),
+                format!(
+                    "bots: seat {seat} does not exist (seats are 0 to {})",
+                    entry.seats - 1
+                ),
             ));
         }
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = rand::rng().random();
-        let game = (entry.build)(&options, seed)
-            .map_err(|err| (ErrorCode::BadOptions, format!("{} options: {err}", entry.id)))?;
+        let game = (entry.build)(&options, seed).map_err(|err| {
+            (
+                ErrorCode::BadOptions,
+                format!("{} options: {err}", entry.id),
+            )
+        })?;
         for seat in game.engine_seats() {
             if !bots.contains(&seat) {
                 bots.push(seat);
@@ -131,7 +145,9 @@ impl Lobby {
 
     /// The handle of a live battle.
     pub fn handle(&self, battle_id: &str) -> Option<BattleHandle> {
-        self.battles.get(battle_id).map(|entry| entry.handle.clone())
+        self.battles
+            .get(battle_id)
+            .map(|entry| entry.handle.clone())
     }
 
     /// The public battles, oldest first.

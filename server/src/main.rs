@@ -59,14 +59,18 @@ impl From<Args> for Config {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
         .init();
     let config = Config::from(Args::parse());
     let server = battle_server::start(config.clone())
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     println!("battle-server listening on {}", server.url());
-    tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
+    tokio::signal::ctrl_c()
+        .await
+        .context("waiting for Ctrl-C")?;
     tracing::info!("shutting down");
     server.shutdown().await;
     Ok(())

@@ -111,7 +111,9 @@ pub trait Ruleset: Send + 'static {
     /// Let the engine make its own progress (a tick of an auto-battler). Called only after
     /// `next_tick` returned `Some`.
     fn advance(&mut self) -> Result<(), RuleError> {
-        Err(RuleError::Illegal("this ruleset has no engine steps".into()))
+        Err(RuleError::Illegal(
+            "this ruleset has no engine steps".into(),
+        ))
     }
 
     /// The whole view for `viewer`, holding nothing that viewer may not see.
@@ -120,6 +122,9 @@ pub trait Ruleset: Send + 'static {
     /// The outcome, once the battle is over.
     fn outcome(&self) -> Option<Outcome>;
 }
+
+/// Builds a battle of one ruleset from its `create` options and its seed.
+pub type BuildFn = fn(options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, OptionsError>;
 
 /// A ruleset the server can build, as listed in `welcome`.
 pub struct RulesetEntry {
@@ -130,5 +135,5 @@ pub struct RulesetEntry {
     /// One line describing the game and its options.
     pub summary: &'static str,
     /// Builds a battle from its `create` options and its seed.
-    pub build: fn(options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, OptionsError>,
+    pub build: BuildFn,
 }

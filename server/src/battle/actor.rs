@@ -64,11 +64,15 @@ pub struct BattleActor {
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
 /// lobby registers the battle before the actor can change anything.
-pub fn prepare(setup: BattleSetup, lobby: Arc<Lobby>) -> (BattleActor, BattleHandle, BattleSummary) {
+pub fn prepare(
+    setup: BattleSetup,
+    lobby: Arc<Lobby>,
+) -> (BattleActor, BattleHandle, BattleSummary) {
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let seat_count = setup.game.seat_count();
-    let mut audiences: Vec<Audience> =
-        (0..seat_count).map(|seat| Audience::new(Viewer::Seat(seat))).collect();
+    let mut audiences: Vec<Audience> = (0..seat_count)
+        .map(|seat| Audience::new(Viewer::Seat(seat)))
+        .collect();
     audiences.push(Audience::new(Viewer::Spectator));
     let mut actor = BattleActor {
         log: InputLog {
@@ -176,7 +180,12 @@ impl BattleActor {
 
     fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {
         let Some(seat) = self.seats.find_token(token) else {
-            return self.refuse(&from, ErrorCode::BadToken, "that token holds no seat here", req);
+            return self.refuse(
+                &from,
+                ErrorCode::BadToken,
+                "that token holds no seat here",
+                req,
+            );
         };
         if let Some(other) = self.seats.seat_of(from.id()).filter(|&other| other != seat) {
             let text = format!("this connection already holds seat {other} of this battle");
@@ -220,7 +229,9 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        audience.send_snapshot(id, &from, None, || envelope::build(id, status, game, viewer));
+        audience.send_snapshot(id, &from, None, || {
+            envelope::build(id, status, game, viewer)
+        });
         if status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
@@ -230,9 +241,19 @@ impl BattleActor {
     fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>) {
         let Some(seat) = self.seats.seat_of(from.id()) else {
             return if self.audience(Viewer::Spectator).contains(from.id()) {
-                self.refuse(from, ErrorCode::SpectatorsCannotAct, "spectators cannot act", req)
+                self.refuse(
+                    from,
+                    ErrorCode::SpectatorsCannotAct,
+                    "spectators cannot act",
+                    req,
+                )
             } else {
-                self.refuse(from, ErrorCode::NotInBattle, "you hold no seat in this battle", req)
+                self.refuse(
+                    from,
+                    ErrorCode::NotInBattle,
+                    "you hold no seat in this battle",
+                    req,
+                )
             };
         };
         if let Err((code, message)) = self.submit(seat, action, req) {
@@ -242,12 +263,22 @@ impl BattleActor {
 
     /// The one path every move takes, a person's or a bot's: validate and apply, record in
     /// the input log, broadcast. On refusal nothing has changed.
-    fn submit(&mut self, seat: Seat, action: Value, req: Option<Req>) -> Result<(), (ErrorCode, String)> {
+    fn submit(
+        &mut self,
+        seat: Seat,
+        action: Value,
+        req: Option<Req>,
+    ) -> Result<(), (ErrorCode, String)> {
         match self.status {
             BattleStatus::Waiting => {
-                return Err((ErrorCode::NotStarted, "the battle waits for every seat to fill".into()))
+                return Err((
+                    ErrorCode::NotStarted,
+                    "the battle waits for every seat to fill".into(),
+                ))
             }
-            BattleStatus::Finished => return Err((ErrorCode::BattleOver, "the battle is over".into())),
+            BattleStatus::Finished => {
+                return Err((ErrorCode::BattleOver, "the battle is over".into()))
+            }
             BattleStatus::Playing => {}
         }
         self.game
@@ -294,9 +325,18 @@ impl BattleActor {
         }
         let now = Instant::now();
         if let Some(ms) = self.game.next_tick() {
-            let delay = if self.pace.is_zero() { Duration::ZERO } else { Duration::from_millis(ms) };
+            let delay = if self.pace.is_zero() {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(ms)
+            };
             self.step_at = Some(now + delay);
-        } else if self.game.to_act().iter().any(|&seat| self.seats.is_bot(seat)) {
+        } else if self
+            .game
+            .to_act()
+            .iter()
+            .any(|&seat| self.seats.is_bot(seat))
+        {
             self.step_at = Some(now + self.pace);
         }
     }
@@ -323,7 +363,12 @@ impl BattleActor {
             }
             return;
         }
-        let Some(seat) = self.game.to_act().into_iter().find(|&seat| self.seats.is_bot(seat)) else {
+        let Some(seat) = self
+            .game
+            .to_act()
+            .into_iter()
+            .find(|&seat| self.seats.is_bot(seat))
+        else {
             return;
         };
         let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {
@@ -350,18 +395,29 @@ impl BattleActor {
             Some(seat) => Viewer::Seat(seat),
             None if self.audience(Viewer::Spectator).contains(from.id()) => Viewer::Spectator,
             None => {
-                return self.refuse(from, ErrorCode::NotInBattle, "you are not in this battle", req)
+                return self.refuse(
+                    from,
+                    ErrorCode::NotInBattle,
+                    "you are not in this battle",
+                    req,
+                )
             }
         };
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
-        self.audiences[index].send_snapshot(id, from, req, || envelope::build(id, status, game, viewer));
+        self.audiences[index]
+            .send_snapshot(id, from, req, || envelope::build(id, status, game, viewer));
     }
 
     fn leave(&mut self, from: &Outbox, req: Option<Req>) {
         let seat = self.seats.seat_of(from.id());
         if !self.forget(from.id()) {
-            return self.refuse(from, ErrorCode::NotInBattle, "you are not in this battle", req);
+            return self.refuse(
+                from,
+                ErrorCode::NotInBattle,
+                "you are not in this battle",
+                req,
+            );
         }
         if let (Some(seat), BattleStatus::Waiting) = (seat, self.status) {
             // Before the battle starts, leaving gives the seat back.

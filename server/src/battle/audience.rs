@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use crate::connection::outbox::{ConnId, Offer, Outbox};
 use super::diff::diff;
+use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
 
 /// One audience of one battle.
@@ -181,13 +181,14 @@ impl Audience {
 
     fn broadcast(&mut self, text: Utf8Bytes) -> Vec<ConnId> {
         let mut dropped = Vec::new();
-        self.members.retain(|member| match member.offer(text.clone()) {
-            Offer::Queued => true,
-            Offer::Lagging | Offer::Closed => {
-                dropped.push(member.id());
-                false
-            }
-        });
+        self.members
+            .retain(|member| match member.offer(text.clone()) {
+                Offer::Queued => true,
+                Offer::Lagging | Offer::Closed => {
+                    dropped.push(member.id());
+                    false
+                }
+            });
         dropped
     }
 }
@@ -200,7 +201,9 @@ mod tests {
     use tokio_tungstenite::tungstenite::Message;
 
     fn parse(msg: Message) -> ServerMsg {
-        let Message::Text(text) = msg else { panic!("text frames only") };
+        let Message::Text(text) = msg else {
+            panic!("text frames only")
+        };
         serde_json::from_str(&text).expect("server frames parse")
     }
 
@@ -211,9 +214,22 @@ mod tests {
         audience.add(member.clone());
         // Large enough that a small patch is cheaper than a snapshot.
         let rules = "x".repeat(300);
-        audience.send_snapshot("b", &member, None, || json!({"hp": 10, "log": ["start"], "rules": rules}));
-        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
-        audience.publish("b", None, || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
+        audience.send_snapshot(
+            "b",
+            &member,
+            None,
+            || json!({"hp": 10, "log": ["start"], "rules": rules}),
+        );
+        audience.publish(
+            "b",
+            None,
+            || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}),
+        );
+        audience.publish(
+            "b",
+            None,
+            || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}),
+        );
         let mut view = match parse(rx.try_recv().expect("snapshot queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 1);
@@ -228,7 +244,10 @@ mod tests {
             }
             other => panic!("expected patch, got {other:?}"),
         }
-        assert_eq!(view, json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}));
+        assert_eq!(
+            view,
+            json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules})
+        );
         assert!(rx.try_recv().is_err(), "an unchanged view sends nothing");
     }
 
@@ -286,7 +305,9 @@ mod tests {
     #[test]
     fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
         let mut audience = Audience::new(Viewer::Spectator);
-        assert!(audience.publish("b", None, || unreachable!("nobody watches")).is_empty());
+        assert!(audience
+            .publish("b", None, || unreachable!("nobody watches"))
+            .is_empty());
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
         audience.send_snapshot("b", &member, None, || json!({"n": 5}));

@@ -41,7 +41,9 @@ fn diff_object(
     for key in from.keys() {
         if !to.contains_key(key) {
             path.push_back(key);
-            ops.push(PatchOperation::Remove(RemoveOperation { path: path.clone() }));
+            ops.push(PatchOperation::Remove(RemoveOperation {
+                path: path.clone(),
+            }));
             path.pop_back();
         }
     }
@@ -79,7 +81,9 @@ fn diff_array(from: &[Value], to: &[Value], path: &mut PointerBuf, ops: &mut Vec
     // Extra old elements all sit at the same index once each earlier one is removed.
     for _ in paired..middle_from.len() {
         path.push_back(prefix + paired);
-        ops.push(PatchOperation::Remove(RemoveOperation { path: path.clone() }));
+        ops.push(PatchOperation::Remove(RemoveOperation {
+            path: path.clone(),
+        }));
         path.pop_back();
     }
     for (offset, new) in middle_to.iter().enumerate().skip(paired) {
@@ -133,7 +137,10 @@ mod tests {
 
     #[test]
     fn keys_with_slashes_and_tildes_are_escaped() {
-        check(&json!({"a/b": 1, "c~d": [1]}), &json!({"a/b": 2, "c~d": [1, 2], "e": null}));
+        check(
+            &json!({"a/b": 1, "c~d": [1]}),
+            &json!({"a/b": 2, "c~d": [1, 2], "e": null}),
+        );
     }
 
     fn random_value(rng: &mut ChaCha8Rng, depth: u32) -> Value {
@@ -142,7 +149,9 @@ mod tests {
             1 => Value::from(["x", "y", "z"][rng.random_range(0..3)]),
             2 => Value::Null,
             3 | 4 => Value::Array(
-                (0..rng.random_range(0..5)).map(|_| random_value(rng, depth - 1)).collect(),
+                (0..rng.random_range(0..5))
+                    .map(|_| random_value(rng, depth - 1))
+                    .collect(),
             ),
             _ => Value::Object(
                 (0..rng.random_range(0..4))
@@ -173,9 +182,11 @@ mod tests {
                 }
                 Value::Array(items)
             }
-            Value::Object(map) => {
-                Value::Object(map.iter().map(|(k, v)| (k.clone(), mutate(rng, v))).collect())
-            }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), mutate(rng, v)))
+                    .collect(),
+            ),
             _ if rng.random_range(0..4) == 0 => random_value(rng, 1),
             other => other.clone(),
         }

@@ -53,10 +53,16 @@ impl Seats {
                     ));
                 };
                 if slot.bot {
-                    return Err((ErrorCode::BadSeat, format!("seat {seat} is played by the server")));
+                    return Err((
+                        ErrorCode::BadSeat,
+                        format!("seat {seat} is played by the server"),
+                    ));
                 }
                 if slot.token.is_some() {
-                    return Err((ErrorCode::SeatTaken, format!("seat {seat} is already taken")));
+                    return Err((
+                        ErrorCode::SeatTaken,
+                        format!("seat {seat} is already taken"),
+                    ));
                 }
                 seat
             }
@@ -90,7 +96,9 @@ impl Seats {
 
     /// Attach `conn` to `seat`, returning the connection it replaces.
     pub fn attach(&mut self, seat: Seat, conn: Outbox) -> Option<Outbox> {
-        self.slots.get_mut(seat).and_then(|slot| slot.conn.replace(conn))
+        self.slots
+            .get_mut(seat)
+            .and_then(|slot| slot.conn.replace(conn))
     }
 
     /// The seat `conn` is attached to.
@@ -109,7 +117,9 @@ impl Seats {
 
     /// Every seat held by a person or a bot.
     pub fn all_filled(&self) -> bool {
-        self.slots.iter().all(|slot| slot.bot || slot.token.is_some())
+        self.slots
+            .iter()
+            .all(|slot| slot.bot || slot.token.is_some())
     }
 
     /// Whether any person's connection is attached.

@@ -19,7 +19,11 @@ fn diagnose(text: &str, typed_err: &serde_json::Error) -> ServerMsg {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(err) => {
-            return ServerMsg::error(ErrorCode::BadJson, format!("the frame is not JSON: {err}"), None)
+            return ServerMsg::error(
+                ErrorCode::BadJson,
+                format!("the frame is not JSON: {err}"),
+                None,
+            )
         }
     };
     let Some(object) = value.as_object() else {
@@ -34,7 +38,10 @@ fn diagnose(text: &str, typed_err: &serde_json::Error) -> ServerMsg {
         ),
         Some(kind) if !ClientMsg::TYPES.contains(&kind) => ServerMsg::error(
             ErrorCode::UnknownType,
-            format!("unknown message type {kind:?}; known: {}", ClientMsg::TYPES.join(", ")),
+            format!(
+                "unknown message type {kind:?}; known: {}",
+                ClientMsg::TYPES.join(", ")
+            ),
             req,
         ),
         Some(kind) => ServerMsg::error(
@@ -61,8 +68,14 @@ mod tests {
         assert_eq!(code_of("not json"), (ErrorCode::BadJson, None));
         assert_eq!(code_of("[1,2]"), (ErrorCode::BadJson, None));
         assert_eq!(code_of(r#"{"req":4}"#), (ErrorCode::UnknownType, Some(4)));
-        assert_eq!(code_of(r#"{"type":"dance","req":5}"#), (ErrorCode::UnknownType, Some(5)));
-        assert_eq!(code_of(r#"{"type":"join","req":6}"#), (ErrorCode::BadMessage, Some(6)));
+        assert_eq!(
+            code_of(r#"{"type":"dance","req":5}"#),
+            (ErrorCode::UnknownType, Some(5))
+        );
+        assert_eq!(
+            code_of(r#"{"type":"join","req":6}"#),
+            (ErrorCode::BadMessage, Some(6))
+        );
         assert_eq!(
             code_of(r#"{"type":"join","battle_id":3}"#),
             (ErrorCode::BadMessage, None)
@@ -75,6 +88,9 @@ mod tests {
 
     #[test]
     fn good_frames_parse() {
-        assert_eq!(decode(r#"{"type":"ping","req":1}"#), Ok(ClientMsg::Ping { req: Some(1) }));
+        assert_eq!(
+            decode(r#"{"type":"ping","req":1}"#),
+            Ok(ClientMsg::Ping { req: Some(1) })
+        );
     }
 }

@@ -25,7 +25,10 @@ impl CloseSignal {
     /// Ask for the connection to close; the first reason given wins.
     pub fn close(&self, code: CloseCode, reason: &str) {
         // The lock only guards a store and a take; a poisoned lock still holds a usable value.
-        let mut frame = self.frame.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut frame = self
+            .frame
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         if frame.is_none() {
             *frame = Some(CloseFrame {
                 code,
@@ -119,7 +122,10 @@ impl Outbox {
 
     /// Tell the writer to close the connection because it cannot keep up.
     pub fn close_lagging(&self) {
-        self.close(CloseCode::Again, "too slow to keep up; reconnect and resync");
+        self.close(
+            CloseCode::Again,
+            "too slow to keep up; reconnect and resync",
+        );
     }
 
     /// Tell the writer to send what is queued, then close the connection with this code.

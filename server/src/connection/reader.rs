@@ -21,7 +21,12 @@ type Stream = SplitStream<WebSocketStream<TcpStream>>;
 
 /// Read frames until the client leaves or the writer stops; then tell every battle this
 /// connection was part of that it is gone.
-pub async fn run(mut stream: Stream, outbox: Outbox, lobby: Arc<Lobby>, mut writer: JoinHandle<()>) {
+pub async fn run(
+    mut stream: Stream,
+    outbox: Outbox,
+    lobby: Arc<Lobby>,
+    mut writer: JoinHandle<()>,
+) {
     let mut router = Router {
         outbox,
         lobby,
@@ -130,23 +135,42 @@ impl Router {
                     Err((code, message)) => self.reply(ServerMsg::error(code, message, req)),
                 }
             }
-            ClientMsg::Join { battle_id, seat, req } => {
-                self.enter(battle_id, req, Command::Join { from, seat, req }).await
+            ClientMsg::Join {
+                battle_id,
+                seat,
+                req,
+            } => {
+                self.enter(battle_id, req, Command::Join { from, seat, req })
+                    .await
             }
-            ClientMsg::Rejoin { battle_id, token, req } => {
-                self.enter(battle_id, req, Command::Rejoin { from, token, req }).await
+            ClientMsg::Rejoin {
+                battle_id,
+                token,
+                req,
+            } => {
+                self.enter(battle_id, req, Command::Rejoin { from, token, req })
+                    .await
             }
             ClientMsg::Spectate { battle_id, req } => {
-                self.enter(battle_id, req, Command::Spectate { from, req }).await
+                self.enter(battle_id, req, Command::Spectate { from, req })
+                    .await
             }
-            ClientMsg::Act { battle_id, action, req } => {
-                self.within(battle_id, req, Command::Act { from, action, req }).await;
+            ClientMsg::Act {
+                battle_id,
+                action,
+                req,
+            } => {
+                self.within(battle_id, req, Command::Act { from, action, req })
+                    .await;
             }
             ClientMsg::Resync { battle_id, req } => {
-                self.within(battle_id, req, Command::Resync { from, req }).await;
+                self.within(battle_id, req, Command::Resync { from, req })
+                    .await;
             }
             ClientMsg::Leave { battle_id, req } => {
-                let left = self.within(battle_id.clone(), req, Command::Leave { from, req }).await;
+                let left = self
+                    .within(battle_id.clone(), req, Command::Leave { from, req })
+                    .await;
                 if left {
                     self.battles.remove(&battle_id);
                 }

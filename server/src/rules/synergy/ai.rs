@@ -110,4 +110,3 @@ pub fn decide(battle: &Battle, seat: Seat) -> Option<(Action, Reason)> {
 pub fn choose(battle: &Battle, seat: Seat) -> Option<Action> {
     decide(battle, seat).map(|(action, _)| action)
 }
-

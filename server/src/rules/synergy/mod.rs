@@ -52,7 +52,8 @@ pub const HAND_LIMIT: usize = 8;
 pub const ROUND_LIMIT: u32 = 40;
 
 /// One line for `welcome`: the game and its options.
-pub const SUMMARY: &str = "Synergy Turn Card Battle: play Flame, Leaf, Gear and Void cards; two of a \
+pub const SUMMARY: &str =
+    "Synergy Turn Card Battle: play Flame, Leaf, Gear and Void cards; two of a \
      sigil in a turn trigger its synergy, all four double the turn's score. Options: mode \
      \"pve\" (default, vs the Training Automaton) or \"pvp\"; deck and, in pvp, opponent_deck: \
      5 to 12 card ids C001..C010.";
@@ -84,7 +85,10 @@ impl Ruleset for Battle {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        self.legal(seat).into_iter().map(play::Action::to_json).collect()
+        self.legal(seat)
+            .into_iter()
+            .map(play::Action::to_json)
+            .collect()
     }
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError> {

@@ -4,10 +4,10 @@
 use battle_protocol::Seat;
 use serde_json::Value;
 
-use super::cards::{EffectContext, EffectKind, Sigil};
+use super::cards::{EffectContext, EffectKind, Sigil, GEAR_SYNERGY_DRAW};
 use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
-use super::state::{plural, Battle, Phase};
+use super::state::{Battle, Phase};
 use super::view::object;
 
 /// One decision of the acting side.
@@ -165,19 +165,23 @@ impl Battle {
             pieces.push(format!("gains {} block ({total_block} in all)", out.block));
         }
         if def.effect == EffectKind::Focus {
-            pieces.push(format!("the next attack this turn deals +{new_focus} damage"));
+            pieces.push(format!(
+                "the next attack this turn deals +{new_focus} damage"
+            ));
         }
         if def.effect == EffectKind::StripBlock {
             let opp = &mut self.sides[foe];
             let removed = opp.lose_block(out.strip_block);
-            pieces.push(format!("{} loses {removed} block ({} left)", opp.name, opp.block));
+            pieces.push(format!(
+                "{} loses {removed} block ({} left)",
+                opp.name, opp.block
+            ));
         }
         if out.draw > 0 {
-            let mut piece = format!("draws {} card{}", out.draw, plural(out.draw));
-            if synergy && def.sigil == Sigil::Gear {
-                piece.push_str(" (1 from Gear synergy)");
-            }
-            pieces.push(piece);
+            // The card is still resolving: it is in no zone while the draw happens.
+            let note = (synergy && def.sigil == Sigil::Gear)
+                .then(|| format!("{GEAR_SYNERGY_DRAW} from Gear synergy"));
+            pieces.push(self.draw(seat, out.draw, note));
         }
         let effect = pieces.join("; ");
         let with = if synergy {
@@ -198,9 +202,6 @@ impl Battle {
                  are doubled for the rest of the turn, and it earns a {SPECTRUM_BONUS} point \
                  bonus."
             ));
-        }
-        if out.draw > 0 {
-            self.draw(seat, out.draw);
         }
         self.sides[seat].zones.discard.push(card);
         if self.sides[seat].has_playable() {

@@ -62,7 +62,10 @@ impl CardScore {
             steps.push(format!("x1.5 Void synergy = {}", self.after_void));
         }
         if self.multiplier > 1 {
-            steps.push(format!("x{} full spectrum = {}", self.multiplier, self.total));
+            steps.push(format!(
+                "x{} full spectrum = {}",
+                self.multiplier, self.total
+            ));
         }
         if steps.is_empty() {
             String::new()

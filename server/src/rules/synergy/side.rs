@@ -97,7 +97,10 @@ impl Side {
 
     /// Whether some card in hand costs no more than the energy left.
     pub fn has_playable(&self) -> bool {
-        self.zones.hand.iter().any(|card| card.def.cost <= self.energy)
+        self.zones
+            .hand
+            .iter()
+            .any(|card| card.def.cost <= self.energy)
     }
 
     /// This turn's count for `sigil`.

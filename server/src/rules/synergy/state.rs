@@ -129,7 +129,11 @@ impl Battle {
             Mode::Pvp => (["Player 1", "Player 2"], PLAYER_HP),
         };
         let mut sides = [
-            Side::new(names[0], PLAYER_HP, instances(&options.deck, FIRST_CARD_ID[0])),
+            Side::new(
+                names[0],
+                PLAYER_HP,
+                instances(&options.deck, FIRST_CARD_ID[0]),
+            ),
             Side::new(
                 names[1],
                 enemy_hp,
@@ -143,18 +147,19 @@ impl Battle {
             mode: options.mode,
             phase: Phase::Ready,
             round: 0,
-            log: vec![format!(
-                "Battle begins: {} {} HP vs {} {} HP.",
-                sides[0].name, sides[0].hp, sides[1].name, sides[1].hp
-            )],
+            log: Vec::new(),
             sides,
             verdict: None,
             result: None,
             rng,
         };
-        for seat in 0..2 {
-            battle.draw(seat, OPENING_DRAW);
-        }
+        let draws = [0, 1].map(|seat| battle.draw(seat, OPENING_DRAW, None));
+        let [a, b] = &battle.sides;
+        let line = format!(
+            "Battle begins: {} {} HP vs {} {} HP. {} {}; {} {}.",
+            a.name, a.hp, b.name, b.hp, a.name, draws[0], b.name, draws[1]
+        );
+        battle.log.push(line);
         battle
             .transition(Phase::PlayerTurn)
             .expect("ready -> playerTurn is the first row of the transition table");
@@ -190,16 +195,9 @@ impl Battle {
             Phase::Ready => None,
             Phase::PlayerTurn => {
                 self.round += 1;
-                self.log.push(format!(
-                    "Round {} of {ROUND_LIMIT}: {}'s turn.",
-                    self.round, self.sides[0].name
-                ));
                 self.begin_turn(0).then_some(Phase::EnemyTurn)
             }
-            Phase::EnemyTurn => {
-                self.log.push(format!("{}'s turn.", self.sides[1].name));
-                self.begin_turn(1).then_some(Phase::Resolution)
-            }
+            Phase::EnemyTurn => self.begin_turn(1).then_some(Phase::Resolution),
             Phase::Resolution => Some(self.resolve()),
             Phase::GameOver => {
                 self.finish();
@@ -208,53 +206,60 @@ impl Battle {
         }
     }
 
-    /// Draws `count` cards for `seat` and logs it (counts only, never card names).
-    pub(super) fn draw(&mut self, seat: Seat, count: u32) -> super::deck::DrawReport {
-        let side = &mut self.sides[seat];
-        let report = side.zones.draw_cards(count, &mut self.rng);
+    /// Draws `count` cards for `seat` and describes it for the log, without the subject:
+    /// "draws 5 cards (...)", `note` first among the notes in brackets. Counts only; drawn
+    /// cards are never named.
+    pub(super) fn draw(&mut self, seat: Seat, count: u32, note: Option<String>) -> String {
+        let report = self.sides[seat].zones.draw_cards(count, &mut self.rng);
+        let mut notes: Vec<String> = note.into_iter().collect();
         for n in &report.reshuffles {
-            self.log.push(format!(
-                "{} shuffles {n} discarded card{} into the draw pile.",
-                side.name,
-                plural(*n as u32)
+            let n = *n as u32;
+            notes.push(format!(
+                "{n} discarded card{} shuffled into the draw pile",
+                plural(n)
             ));
         }
-        let mut line = format!(
-            "{} draws {} card{}",
-            side.name,
-            report.drawn,
-            plural(report.drawn)
-        );
         if report.held_back > 0 {
-            line.push_str(&format!(
-                " ({} not drawn: the hand is full at {})",
+            notes.push(format!(
+                "{} not drawn: the hand is full at {}",
                 report.held_back,
                 super::HAND_LIMIT
             ));
         }
         if report.missing > 0 {
-            line.push_str(&format!(" ({} not drawn: no cards left)", report.missing));
+            notes.push(format!("{} not drawn: no cards left", report.missing));
         }
-        line.push('.');
-        self.log.push(line);
-        report
+        let mut text = format!("draws {} card{}", report.drawn, plural(report.drawn));
+        if !notes.is_empty() {
+            text.push_str(&format!(" ({})", notes.join("; ")));
+        }
+        text
     }
 
     /// Turn start for `seat`: block removed, energy 3, counters cleared, 5 cards drawn unless
     /// this is the side's first turn (its opening hand is that draw). Returns true when the
     /// side has no playable card, in which case its turn has already ended.
+    /// The turn start is logged as one line, e.g. "Round 2 of 40: Player's turn. Its 8 block
+    /// fades. Player draws 5 cards."
     fn begin_turn(&mut self, seat: Seat) -> bool {
         let side = &mut self.sides[seat];
         let faded = side.start_turn();
         let first = side.turns_started == 0;
         side.turns_started += 1;
+        let name = side.name;
+        let mut line = if seat == 0 {
+            format!("Round {} of {ROUND_LIMIT}: {name}'s turn.", self.round)
+        } else {
+            format!("{name}'s turn.")
+        };
         if faded > 0 {
-            let line = format!("{}'s {faded} block fades.", side.name);
-            self.log.push(line);
+            line.push_str(&format!(" Its {faded} block fades."));
         }
         if !first {
-            self.draw(seat, TURN_DRAW);
+            let drew = self.draw(seat, TURN_DRAW, None);
+            line.push_str(&format!(" {name} {drew}."));
         }
+        self.log.push(line);
         if self.sides[seat].has_playable() {
             false
         } else {

@@ -15,16 +15,16 @@ use crate::ruleset::{Ruleset, Viewer};
 
 /// An exact battle state to start a test from.
 pub(crate) struct Scenario {
-    pub mode: Mode,
-    pub phase: Phase,
-    pub round: u32,
-    pub hands: [Vec<&'static str>; 2],
-    pub draws: [Vec<&'static str>; 2],
-    pub discards: [Vec<&'static str>; 2],
-    pub hp: [u32; 2],
-    pub block: [u32; 2],
-    pub energy: Option<u32>,
-    pub seed: u64,
+    mode: Mode,
+    phase: Phase,
+    round: u32,
+    hands: [Vec<&'static str>; 2],
+    draws: [Vec<&'static str>; 2],
+    discards: [Vec<&'static str>; 2],
+    hp: [u32; 2],
+    block: [u32; 2],
+    energy: Option<u32>,
+    seed: u64,
 }
 
 fn defs(ids: &[&'static str]) -> Vec<&'static cards::CardDef> {
@@ -59,26 +59,31 @@ impl Scenario {
         }
     }
 
+    /// Sets `seat`'s hand, in order.
     pub fn hand(mut self, seat: usize, ids: &[&'static str]) -> Scenario {
         self.hands[seat] = ids.to_vec();
         self
     }
 
+    /// Sets `seat`'s draw pile, top card first.
     pub fn draw(mut self, seat: usize, ids: &[&'static str]) -> Scenario {
         self.draws[seat] = ids.to_vec();
         self
     }
 
+    /// Sets `seat`'s discard pile.
     pub fn discard(mut self, seat: usize, ids: &[&'static str]) -> Scenario {
         self.discards[seat] = ids.to_vec();
         self
     }
 
+    /// Sets `seat`'s HP (its maximum stays the mode's starting HP).
     pub fn hp(mut self, seat: usize, hp: u32) -> Scenario {
         self.hp[seat] = hp;
         self
     }
 
+    /// Sets `seat`'s block.
     pub fn block(mut self, seat: usize, block: u32) -> Scenario {
         self.block[seat] = block;
         self
@@ -90,11 +95,13 @@ impl Scenario {
         self
     }
 
+    /// Sets the state the battle starts in (no entry effects run).
     pub fn phase(mut self, phase: Phase) -> Scenario {
         self.phase = phase;
         self
     }
 
+    /// Sets the round number.
     pub fn round(mut self, round: u32) -> Scenario {
         self.round = round;
         self
@@ -167,7 +174,12 @@ impl Battle {
 
     /// Card ids ("C001"...) of `seat`'s hand, in order.
     pub(crate) fn hand_cards(&self, seat: usize) -> Vec<&'static str> {
-        self.sides[seat].zones.hand.iter().map(|c| c.def.id).collect()
+        self.sides[seat]
+            .zones
+            .hand
+            .iter()
+            .map(|c| c.def.id)
+            .collect()
     }
 
     /// Plays the first card in `seat`'s hand whose card id is `card`.

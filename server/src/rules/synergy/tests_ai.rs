@@ -37,7 +37,11 @@ fn choice(b: &Battle) -> (&'static str, Reason) {
 /// Position in hand of the chosen card.
 fn chosen_position(b: &Battle) -> usize {
     match decide(b, 1) {
-        Some((Action::Play(id), _)) => b.hand_ids(1).iter().position(|&x| x == id).expect("in hand"),
+        Some((Action::Play(id), _)) => b
+            .hand_ids(1)
+            .iter()
+            .position(|&x| x == id)
+            .expect("in hand"),
         other => panic!("expected a play, got {other:?}"),
     }
 }
@@ -72,7 +76,10 @@ fn s7_2_priority_2_highest_immediate_damage() {
     assert_eq!(choice(&b), ("C005", Reason::HighestDamage));
     // Ties go to the earlier card in hand order.
     let b = enemy(&["C008", "C004", "C003"], 70, 60, 0);
-    assert_eq!((choice(&b), chosen_position(&b)), (("C004", Reason::HighestDamage), 1));
+    assert_eq!(
+        (choice(&b), chosen_position(&b)),
+        (("C004", Reason::HighestDamage), 1)
+    );
     let b = enemy(&["C008", "C003", "C004"], 70, 60, 0);
     assert_eq!(choice(&b), ("C003", Reason::HighestDamage));
 }
@@ -83,7 +90,10 @@ fn s7_2_priority_3_highest_block_at_25_hp_or_less() {
     assert_eq!(choice(&b), ("C006", Reason::HighestBlock));
     // Ties: the earlier card.
     let b = enemy(&["C010", "C007", "C007"], 20, 60, 0);
-    assert_eq!((chosen_position(&b), choice(&b).1), (1, Reason::HighestBlock));
+    assert_eq!(
+        (chosen_position(&b), choice(&b).1),
+        (1, Reason::HighestBlock)
+    );
     // Leaf synergy counts: 7 (Clockwork) vs 8 + 3 (Bark Guard after a Leaf card).
     let mut b = enemy(&["C007", "C006"], 20, 60, 0);
     b.sides[1].sigils[Sigil::Leaf.index()] = 1;

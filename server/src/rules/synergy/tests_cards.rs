@@ -36,7 +36,11 @@ fn play_alone(card: &'static str) -> super::state::Battle {
 fn attack(card: &'static str, damage: u32) {
     let b = play_alone(card);
     // 4 block absorbs first, the rest comes off 70 HP.
-    assert_eq!((b.sides[1].block, b.sides[1].hp), (0, 70 - (damage - 4)), "{card}");
+    assert_eq!(
+        (b.sides[1].block, b.sides[1].hp),
+        (0, 70 - (damage - 4)),
+        "{card}"
+    );
     assert_eq!(b.sides[0].score, 10, "{card}: attacks score 10");
     assert_eq!(b.sides[0].energy, 2, "{card}: costs 1");
 }
@@ -63,7 +67,11 @@ fn c003_thorn_jab_deals_6() {
 fn c004_cog_shot_deals_6() {
     check("C004", "Cog Shot", CardType::Attack, 6, Sigil::Gear);
     attack("C004", 6);
-    assert_eq!(play_alone("C004").sides[0].zones.hand.len(), 1, "no synergy, no draw");
+    assert_eq!(
+        play_alone("C004").sides[0].zones.hand.len(),
+        1,
+        "no synergy, no draw"
+    );
 }
 
 #[test]

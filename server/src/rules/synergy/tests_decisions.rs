@@ -24,7 +24,11 @@ fn decision_first_turn_uses_the_opening_hand() {
     assert_eq!(b.sides[0].zones.hand.len(), 5);
     assert_eq!(b.sides[0].zones.draw.len(), 0);
     assert_eq!(b.sides[0].zones.discard.len(), 5);
-    let draws = b.log.iter().filter(|l| l.contains("draws 5 cards")).count();
+    let draws: usize = b
+        .log
+        .iter()
+        .map(|l| l.matches("draws 5 cards").count())
+        .sum();
     assert_eq!(draws, 3, "two opening hands and the round-2 draw");
 }
 
@@ -39,17 +43,28 @@ fn decision_hand_limit_8_caps_every_draw() {
     };
     let mut rng = rand::SeedableRng::seed_from_u64(1);
     let report = zones.draw_cards(5, &mut rng);
-    assert_eq!((report.drawn, report.held_back, zones.hand.len()), (1, 4, 8));
+    assert_eq!(
+        (report.drawn, report.held_back, zones.hand.len()),
+        (1, 4, 8)
+    );
     // Spark Cycle with Gear synergy from a constructed 10-card hand: 8 left, nothing drawn.
     let mut b = Scenario::pve()
-        .hand(0, &["C004", "C008", "C001", "C001", "C001", "C001", "C001", "C001", "C001", "C001"])
+        .hand(
+            0,
+            &[
+                "C004", "C008", "C001", "C001", "C001", "C001", "C001", "C001", "C001", "C001",
+            ],
+        )
         .draw(0, &["C002", "C002"])
         .build();
     b.play_card(0, "C004"); // 9 left; Gear count 1, no draw
     b.play_card(0, "C008"); // 8 left; draws 1 + 1 Gear synergy: both held back
     assert_eq!(b.sides[0].zones.hand.len(), 8);
     assert_eq!(b.sides[0].zones.draw.len(), 2);
-    assert!(b.log.iter().any(|l| l.contains("2 not drawn: the hand is full at 8")));
+    assert!(b
+        .log
+        .iter()
+        .any(|l| l.contains("2 not drawn: the hand is full at 8")));
 }
 
 #[test]
@@ -63,7 +78,9 @@ fn decision_unplayed_hand_is_discarded_at_turn_end() {
     let zones = &b.sides[0].zones;
     assert!(zones.hand.is_empty());
     assert_eq!(zones.discard.len(), 4);
-    assert!(b.log.contains(&"Player ends the turn, discarding 3 unplayed cards.".to_string()));
+    assert!(b
+        .log
+        .contains(&"Player ends the turn, discarding 3 unplayed cards.".to_string()));
 }
 
 #[test]
@@ -78,7 +95,11 @@ fn decision_ko_is_judged_only_at_resolution() {
     assert_eq!(b.phase, Phase::PlayerTurn, "the player's turn goes on");
     assert!(b.outcome().is_none());
     b.pass(0);
-    assert_eq!(b.phase, Phase::EnemyTurn, "a side at 0 HP still takes its turn");
+    assert_eq!(
+        b.phase,
+        Phase::EnemyTurn,
+        "a side at 0 HP still takes its turn"
+    );
     b.play_card(1, "C003");
     assert_eq!(b.sides[0].hp, 54);
     assert!(b.outcome().is_none());
@@ -100,7 +121,9 @@ fn decision_focus_stacks_and_is_used_up_by_the_next_attack() {
     assert_eq!(b.sides[0].focus, 4);
     b.play_card(0, "C001"); // 7 + 4 focus + 3 Flame synergy (third Flame card)
     assert_eq!(b.sides[1].hp, 70 - 14);
-    assert!(b.last_log().contains("deals 14 damage (7 base + 4 focus + 3 Flame synergy)"));
+    assert!(b
+        .last_log()
+        .contains("deals 14 damage (7 base + 4 focus + 3 Flame synergy)"));
     b.play_card(0, "C003"); // focus is gone
     assert_eq!(b.sides[1].hp, 70 - 14 - 6);
     // Unused focus is lost at turn end.
@@ -124,9 +147,16 @@ fn decision_spectrum_card_scores_under_x2_and_bonuses_are_flat() {
     // Win bonus and HP bonus are added flat to the running score.
     let mut b = Scenario::pve().hand(0, &["C002"]).hp(1, 9).build();
     b.play_card(0, "C002");
-    let result = b.result.clone().expect("the automaton had no cards; the battle ended");
+    let result = b
+        .result
+        .clone()
+        .expect("the automaton had no cards; the battle ended");
     assert_eq!(result.final_scores, [10 + 100 + 30, 0]);
-    let mut b = Scenario::pve().hand(0, &["C002"]).hp(0, 39).hp(1, 9).build();
+    let mut b = Scenario::pve()
+        .hand(0, &["C002"])
+        .hp(0, 39)
+        .hp(1, 9)
+        .build();
     b.play_card(0, "C002");
     assert_eq!(b.result.clone().map(|r| r.final_scores), Some([110, 0]));
 }
@@ -156,13 +186,17 @@ fn decision_turn_ends_by_itself_without_a_playable_card() {
         b.play_card(0, "C001");
     }
     assert_eq!(b.phase, Phase::EnemyTurn, "no energy left: the turn passed");
-    assert!(b
-        .log
-        .contains(&"Player has no playable card; the turn ends, discarding 1 unplayed card.".to_string()));
+    assert!(b.log.contains(
+        &"Player has no playable card; the turn ends, discarding 1 unplayed card.".to_string()
+    ));
     // An empty hand at turn start passes at once.
     let mut b = Scenario::pve().hand(0, &["C001"]).build();
     b.pass(0);
-    assert_eq!(b.phase, Phase::PlayerTurn, "the automaton had nothing to play");
+    assert_eq!(
+        b.phase,
+        Phase::PlayerTurn,
+        "the automaton had nothing to play"
+    );
     assert_eq!(b.round, 2);
     assert!(b
         .log
@@ -207,8 +241,35 @@ fn decision_round_limit_40() {
 }
 
 #[test]
+fn decision_flame_and_leaf_synergy_only_touch_damage_and_block() {
+    // Thorn Jab with Leaf synergy still deals 6; it scores like any attack.
+    let mut b = Scenario::pve().hand(0, &["C003", "C003", "C001"]).build();
+    b.play_card(0, "C003");
+    b.play_card(0, "C003");
+    assert_eq!(b.sides[1].hp, 70 - 12);
+    assert!(b.last_log().contains("with Leaf synergy: deals 6 damage"));
+    // Ashen Focus with Flame synergy still adds exactly 2 focus.
+    let mut b = Scenario::pve().hand(0, &["C009", "C009", "C001"]).build();
+    b.play_card(0, "C009");
+    b.play_card(0, "C009");
+    assert_eq!(b.sides[0].focus, 4);
+    // Gear synergy draws for every Gear card, attacks included.
+    let mut b = Scenario::pve()
+        .hand(0, &["C007", "C004", "C001"])
+        .draw(0, &["C002"])
+        .build();
+    b.play_card(0, "C007");
+    b.play_card(0, "C004");
+    assert_eq!(b.hand_cards(0), vec!["C001", "C002"]);
+    assert_eq!(b.sides[1].hp, 70 - 6, "Gear synergy adds no damage");
+}
+
+#[test]
 fn decision_void_echo_never_takes_block_below_0() {
-    let mut b = Scenario::pve().hand(0, &["C010", "C010", "C001"]).block(1, 1).build();
+    let mut b = Scenario::pve()
+        .hand(0, &["C010", "C010", "C001"])
+        .block(1, 1)
+        .build();
     b.play_card(0, "C010");
     assert_eq!(b.sides[1].block, 0);
     b.play_card(0, "C010");
@@ -235,7 +296,12 @@ fn decision_pvp_mode() {
     assert_eq!(b.to_act(), vec![1]);
     assert!(b.ai_action(1).is_some());
     // A simultaneous knockout in PvP is a draw with both scores 0.
-    let mut b = Scenario::pvp().hand(0, &["C002"]).hp(0, 5).hp(1, 5).draw(1, &["C002"]).build();
+    let mut b = Scenario::pvp()
+        .hand(0, &["C002"])
+        .hp(0, 5)
+        .hp(1, 5)
+        .draw(1, &["C002"])
+        .build();
     b.play_card(0, "C002");
     b.play_card(1, "C002");
     let result = b.result.clone().expect("over");
@@ -252,12 +318,20 @@ fn decision_pvp_mode() {
 fn pve_engine_seat_and_ai_for_any_seat() {
     let b = battle(json!({}), 2);
     assert_eq!(b.engine_seats(), vec![1]);
+    assert_eq!([b.sides[0].hp, b.sides[1].hp], [60, 70]);
+    assert_eq!(
+        [b.sides[0].name, b.sides[1].name],
+        ["Player", "Training Automaton"]
+    );
     assert_eq!(b.to_act(), vec![0]);
     let action = b.ai_action(0).expect("seat 0 must act");
     assert!(b.legal_actions(0).contains(&action));
     assert!(b.ai_action(1).is_none());
     assert!(b.legal_actions(1).is_empty());
-    assert_eq!(b.legal_actions(0).last(), Some(&json!({"kind": "end_turn"})));
+    assert_eq!(
+        b.legal_actions(0).last(),
+        Some(&json!({"kind": "end_turn"}))
+    );
     assert_eq!(b.legal_actions(0).len(), 6);
 }
 
@@ -280,7 +354,9 @@ fn views_hide_hands_and_pile_order() {
     assert_eq!(v0["active"], 0);
     assert_eq!(v0["result"], serde_json::Value::Null);
     let card = &v0["sides"][0]["hand"][0];
-    for key in ["id", "card", "name", "type", "cost", "value", "sigil", "synergy"] {
+    for key in [
+        "id", "card", "name", "type", "cost", "value", "sigil", "synergy",
+    ] {
         assert!(card.get(key).is_some(), "{key}");
     }
     assert_eq!(b.view(Viewer::Spectator)["log"], v0["log"]);

@@ -34,9 +34,13 @@ fn accepted_decks_and_modes() {
     let twelve = vec!["C002"; 12];
     let parsed = Options::parse(&json!({"mode": "pvp", "deck": twelve, "opponent_deck": ["C001", "C001", "C003", "C004", "C005"]}))
         .expect("valid");
-    assert_eq!((parsed.mode, parsed.deck.len(), parsed.opponent_deck.len()), (Mode::Pvp, 12, 5));
-    let parsed = Options::parse(&json!({"mode": "pve", "deck": ["C006", "C006", "C006", "C006", "C006"]}))
-        .expect("duplicates are allowed");
+    assert_eq!(
+        (parsed.mode, parsed.deck.len(), parsed.opponent_deck.len()),
+        (Mode::Pvp, 12, 5)
+    );
+    let parsed =
+        Options::parse(&json!({"mode": "pve", "deck": ["C006", "C006", "C006", "C006", "C006"]}))
+            .expect("duplicates are allowed");
     assert_eq!(parsed.deck.len(), 5);
     let parsed = Options::parse(&json!({"mode": "pvp"})).expect("valid");
     assert_eq!(parsed.opponent_deck.len(), 10);
@@ -53,7 +57,10 @@ fn refuses_options_that_are_not_an_object() {
 
 #[test]
 fn refuses_unknown_keys() {
-    refused(json!({"mode": "pve", "difficulty": 3}), "unknown option \"difficulty\"");
+    refused(
+        json!({"mode": "pve", "difficulty": 3}),
+        "unknown option \"difficulty\"",
+    );
     refused(json!({"Deck": []}), "unknown option \"Deck\"");
 }
 
@@ -68,7 +75,10 @@ fn refuses_a_wrong_mode() {
 fn refuses_bad_decks() {
     refused(json!({"deck": "C001"}), "deck must be an array");
     refused(json!({"deck": {"C001": 5}}), "deck must be an array");
-    refused(json!({"deck": ["C001", "C001", "C001", "C001"]}), "deck has 4 cards");
+    refused(
+        json!({"deck": ["C001", "C001", "C001", "C001"]}),
+        "deck has 4 cards",
+    );
     refused(json!({"deck": vec!["C001"; 13]}), "deck has 13 cards");
     refused(json!({"deck": []}), "5 to 12 cards");
     refused(
@@ -88,10 +98,19 @@ fn refuses_bad_decks() {
 #[test]
 fn refuses_opponent_deck_in_pve() {
     let five = ["C001", "C002", "C003", "C004", "C005"];
-    refused(json!({"opponent_deck": five}), "only allowed with mode \"pvp\"");
+    refused(
+        json!({"opponent_deck": five}),
+        "only allowed with mode \"pvp\"",
+    );
     refused(json!({"mode": "pve", "opponent_deck": five}), "spec 7.1");
-    refused(json!({"mode": "pvp", "opponent_deck": ["C001"]}), "opponent_deck has 1 card");
-    refused(json!({"mode": "pvp", "opponent_deck": 7}), "opponent_deck must be an array");
+    refused(
+        json!({"mode": "pvp", "opponent_deck": ["C001"]}),
+        "opponent_deck has 1 card",
+    );
+    refused(
+        json!({"mode": "pvp", "opponent_deck": 7}),
+        "opponent_deck must be an array",
+    );
 }
 
 #[test]
@@ -99,7 +118,10 @@ fn the_deck_option_is_the_deck_played() {
     let b = super::testkit::battle(json!({"deck": vec!["C003"; 7]}), 5);
     assert_eq!(b.sides[0].deck_size, 7);
     assert!(b.sides[0].zones.hand.iter().all(|c| c.def.id == "C003"));
-    assert_eq!(b.sides[1].deck_size, 10, "the automaton keeps the fixed pool");
+    assert_eq!(
+        b.sides[1].deck_size, 10,
+        "the automaton keeps the fixed pool"
+    );
     let ids: Vec<u32> = b.sides[0]
         .zones
         .hand

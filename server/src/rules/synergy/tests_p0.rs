@@ -3,12 +3,12 @@
 
 use serde_json::json;
 
+use super::cards::CardType;
 use super::error::SynergyError;
 use super::options::Mode;
 use super::score::card_score;
 use super::state::{allowed, Phase, TRANSITIONS};
 use super::testkit::{battle, Scenario};
-use super::cards::CardType;
 use crate::ruleset::{RuleError, Ruleset};
 
 #[test]
@@ -55,7 +55,7 @@ fn s12_p0_1_state_transitions_only_in_allowed_order() {
     let turn_lines = |needle: &str| b.log.iter().filter(|l| l.contains(needle)).count();
     assert_eq!(turn_lines("Round 2 of 40"), 1);
     assert_eq!(turn_lines("Training Automaton's turn."), 1);
-    assert_eq!(turn_lines("Player draws 5 cards."), 2); // opening hand + round 2
+    assert_eq!(turn_lines("Player draws 5 cards"), 2); // opening hand + round 2
 }
 
 #[test]
@@ -72,9 +72,9 @@ fn s12_p0_2_reshuffle_when_draw_pile_empty() {
     // Spark Cycle was mid-resolution during the reshuffle, so it is the only discard.
     assert_eq!(side.zones.discard.len(), 1);
     assert_eq!(side.zones.discard[0].def.id, "C008");
-    assert!(b
-        .log
-        .contains(&"Player shuffles 3 discarded cards into the draw pile.".to_string()));
+    assert!(b.last_log().contains(
+        "Player plays Spark Cycle: draws 1 card (3 discarded cards shuffled into the draw pile)"
+    ));
 
     // Turn start: 2 cards left, so 2 are drawn, then the discard pile is shuffled in.
     let mut b = Scenario::pve()
@@ -86,7 +86,10 @@ fn s12_p0_2_reshuffle_when_draw_pile_empty() {
     b.pass(1);
     let zones = &b.sides[0].zones;
     assert_eq!(&b.hand_cards(0)[..2], &["C001", "C002"]);
-    assert_eq!((zones.hand.len(), zones.draw.len(), zones.discard.len()), (5, 3, 0));
+    assert_eq!(
+        (zones.hand.len(), zones.draw.len(), zones.discard.len()),
+        (5, 3, 0)
+    );
 
     // The reshuffle order comes from the seed: the same seed gives the same order.
     let order = |seed| {
@@ -106,7 +109,10 @@ fn s12_p0_2_reshuffle_when_draw_pile_empty() {
     let mut b = Scenario::pve().hand(0, &["C008", "C001"]).build();
     b.play_card(0, "C008");
     assert_eq!(b.hand_cards(0), vec!["C001"]);
-    assert!(b.log.iter().any(|l| l.contains("1 not drawn: no cards left")));
+    assert!(b
+        .log
+        .iter()
+        .any(|l| l.contains("1 not drawn: no cards left")));
 }
 
 #[test]
@@ -142,10 +148,18 @@ fn s12_p0_3_synergy_triggers_exactly_at_count_two_gear() {
         .draw(0, &["C005", "C006"])
         .build();
     b.play_card(0, "C004");
-    assert_eq!(b.sides[0].zones.hand.len(), 2, "first Gear card draws nothing");
+    assert_eq!(
+        b.sides[0].zones.hand.len(),
+        2,
+        "first Gear card draws nothing"
+    );
     b.play_card(0, "C007");
     assert_eq!(b.sides[0].block, 7, "Gear synergy adds no block");
-    assert_eq!(b.hand_cards(0), vec!["C001", "C005"], "second Gear card draws 1");
+    assert_eq!(
+        b.hand_cards(0),
+        vec!["C001", "C005"],
+        "second Gear card draws 1"
+    );
 }
 
 #[test]
@@ -178,12 +192,18 @@ fn s12_p0_4_full_spectrum_x2_and_plus_20_once() {
     b.play_card(0, "C002"); // still x2, no bonus: 10 -> 20
     assert_eq!(b.sides[0].score, 94 + 20);
     assert_eq!(
-        b.log.iter().filter(|l| l.starts_with("Full spectrum")).count(),
+        b.log
+            .iter()
+            .filter(|l| l.starts_with("Full spectrum"))
+            .count(),
         1
     );
     // The multiplier and the once-per-turn flag reset with the turn.
     assert_eq!(b.phase, Phase::EnemyTurn);
-    assert_eq!((b.sides[0].multiplier, b.sides[0].spectrum_taken), (1, false));
+    assert_eq!(
+        (b.sides[0].multiplier, b.sides[0].spectrum_taken),
+        (1, false)
+    );
 }
 
 #[test]
@@ -206,7 +226,10 @@ fn s5_5_multiplier_stack_base_then_void_then_turn() {
     let before = b.sides[0].score;
     b.play_card(0, "C005");
     assert_eq!(b.sides[0].score - before, 30);
-    assert!(b.log.iter().any(|l| l.contains("+30 score (10 x1.5 Void synergy = 15, x2 full spectrum = 30)")));
+    assert!(b
+        .log
+        .iter()
+        .any(|l| l.contains("+30 score (10 x1.5 Void synergy = 15, x2 full spectrum = 30)")));
 }
 
 #[test]
@@ -222,14 +245,24 @@ fn s12_p0_5_block_absorbs_then_depletes() {
     assert_eq!((b.sides[1].block, b.sides[1].hp), (0, 61));
     b.play_card(0, "C006"); // player gains 8 block, turn ends (no energy)
     assert_eq!(b.phase, Phase::EnemyTurn);
-    assert_eq!(b.sides[0].block, 8, "block lasts through the opponent's turn");
+    assert_eq!(
+        b.sides[0].block, 8,
+        "block lasts through the opponent's turn"
+    );
     let cog = b.hand_ids(1)[0];
-    b.act(1, &json!({"kind": "play_card", "card": cog})).unwrap();
+    b.act(1, &json!({"kind": "play_card", "card": cog}))
+        .unwrap();
     assert_eq!((b.sides[0].block, b.sides[0].hp), (2, 60));
     b.pass(1);
     assert_eq!(b.phase, Phase::PlayerTurn);
-    assert_eq!(b.sides[0].block, 0, "all block is removed at the owner's turn start");
-    assert!(b.log.contains(&"Player's 2 block fades.".to_string()));
+    assert_eq!(
+        b.sides[0].block, 0,
+        "all block is removed at the owner's turn start"
+    );
+    assert!(b
+        .log
+        .iter()
+        .any(|l| l.starts_with("Round 2 of 40: Player's turn. Its 2 block fades.")));
 }
 
 #[test]
@@ -265,7 +298,11 @@ fn s12_p0_7_score_updates_only_on_resolution() {
         assert_eq!([b.sides[0].score, b.sides[1].score], before);
         b.apply(seat, &action).expect("the automaton plays legally");
         let after = [b.sides[0].score, b.sides[1].score];
-        assert_eq!(after[1 - seat], before[1 - seat], "the other side scores nothing");
+        assert_eq!(
+            after[1 - seat],
+            before[1 - seat],
+            "the other side scores nothing"
+        );
         if action["kind"] == "end_turn" {
             assert_eq!(after, before, "ending a turn scores nothing");
         } else {
@@ -287,7 +324,11 @@ fn refused_actions_leave_the_battle_unchanged() {
     let theirs = b.hand_ids(1)[0];
     let attempts = [
         (1, json!({"kind": "end_turn"}), RuleError::NotYourTurn(1)),
-        (1, json!({"kind": "play_card", "card": theirs}), RuleError::NotYourTurn(1)),
+        (
+            1,
+            json!({"kind": "play_card", "card": theirs}),
+            RuleError::NotYourTurn(1),
+        ),
         (7, json!({"kind": "end_turn"}), RuleError::NotYourTurn(7)),
     ];
     for (seat, action, expected) in attempts {
@@ -337,14 +378,28 @@ fn refused_actions_leave_the_battle_unchanged() {
     ));
     assert_eq!((format!("{b:?}"), b.all_views()), before);
     // After game over every action is refused with GameOver and nothing changes.
-    let mut b = Scenario::pve().hand(0, &["C001"]).hp(1, 1).phase(Phase::PlayerTurn).build();
+    let mut b = Scenario::pve()
+        .hand(0, &["C001"])
+        .hp(1, 1)
+        .phase(Phase::PlayerTurn)
+        .build();
     b.play_card(0, "C001");
-    assert_eq!(b.phase, Phase::GameOver, "the automaton had no cards, so its turn passed");
+    assert_eq!(
+        b.phase,
+        Phase::GameOver,
+        "the automaton had no cards, so its turn passed"
+    );
     assert_eq!(b.mode, Mode::Pve);
     let before = (format!("{b:?}"), b.all_views());
     for seat in [0, 1] {
-        assert_eq!(b.apply(seat, &json!({"kind": "end_turn"})), Err(RuleError::GameOver));
-        assert_eq!(b.apply(seat, &json!({"kind": "nonsense"})), Err(RuleError::GameOver));
+        assert_eq!(
+            b.apply(seat, &json!({"kind": "end_turn"})),
+            Err(RuleError::GameOver)
+        );
+        assert_eq!(
+            b.apply(seat, &json!({"kind": "nonsense"})),
+            Err(RuleError::GameOver)
+        );
     }
     assert_eq!((format!("{b:?}"), b.all_views()), before);
 }

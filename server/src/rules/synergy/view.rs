@@ -2,54 +2,156 @@
 //! only counts; the log names no card that a viewer cannot see. Keys are stable and the log
 //! only grows, so successive views diff into small patches.
 
-use serde_json::{Map, Value};
+use std::sync::OnceLock;
 
+use serde_json::Value;
+
+use super::cards::Sigil;
 use super::deck::Card;
 use super::side::Side;
 use super::state::Battle;
 use super::ROUND_LIMIT;
 use crate::ruleset::Viewer;
 
-/// A JSON object from `(key, value)` pairs, built directly (cheaper than `json!`, which goes
-/// through the generic serializer for every field).
+/// A JSON object from `(key, value)` pairs.
 pub(super) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
+/// A JSON object with fixed keys, listed in sorted order. Views are built many times per
+/// action, so each object is a clone of a cached template whose values are then filled in key
+/// order; that is several times cheaper than building the map key by key.
+struct Shape<const N: usize> {
+    keys: [&'static str; N],
+    template: OnceLock<Value>,
+}
+
+/// Whether `keys` are in strictly ascending byte order (the order a JSON map keeps them).
+const fn sorted(keys: &[&str]) -> bool {
+    let mut i = 1;
+    while i < keys.len() {
+        let (a, b) = (keys[i - 1].as_bytes(), keys[i].as_bytes());
+        let mut j = 0;
+        loop {
+            if j == a.len() || j == b.len() {
+                if a.len() >= b.len() {
+                    return false;
+                }
+                break;
+            }
+            if a[j] != b[j] {
+                if a[j] > b[j] {
+                    return false;
+                }
+                break;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl<const N: usize> Shape<N> {
+    const fn new(keys: [&'static str; N]) -> Shape<N> {
+        assert!(sorted(&keys), "shape keys must be listed in sorted order");
+        Shape {
+            keys,
+            template: OnceLock::new(),
+        }
+    }
+
+    /// The object with `values`, given in the same order as the keys.
+    fn fill(&self, values: [Value; N]) -> Value {
+        let template = self.template.get_or_init(|| {
+            Value::Object(
+                self.keys
+                    .iter()
+                    .map(|k| (k.to_string(), Value::Null))
+                    .collect(),
+            )
+        });
+        let mut out = template.clone();
+        if let Value::Object(map) = &mut out {
+            for (slot, value) in map.values_mut().zip(values) {
+                *slot = value;
+            }
+        }
+        out
+    }
+}
+
+static CARD: Shape<8> = Shape::new([
+    "card", "cost", "id", "name", "sigil", "synergy", "type", "value",
+]);
+
+static SIDE: Shape<14> = Shape::new([
+    "block",
+    "deck_size",
+    "discard_count",
+    "draw_count",
+    "energy",
+    "focus",
+    "hand_count",
+    "hp",
+    "max_hp",
+    "name",
+    "score",
+    "sigils",
+    "spectrum_bonus_taken",
+    "turn_multiplier",
+]);
+
+static SIGILS: Shape<4> = Shape::new(["Flame", "Gear", "Leaf", "Void"]);
+
+static BATTLE: Shape<8> = Shape::new([
+    "active",
+    "log",
+    "mode",
+    "result",
+    "round",
+    "round_limit",
+    "sides",
+    "state",
+]);
+
 fn card_json(side: &Side, card: &Card) -> Value {
     let def = card.def;
-    object([
-        ("id", card.id.into()),
-        ("card", def.id.into()),
-        ("name", def.name.into()),
-        ("type", def.kind.as_str().into()),
-        ("cost", def.cost.into()),
-        ("value", def.value.into()),
-        ("sigil", def.sigil.as_str().into()),
-        ("synergy", side.would_synergize(def.sigil).into()),
+    CARD.fill([
+        def.id.into(),
+        def.cost.into(),
+        card.id.into(),
+        def.name.into(),
+        def.sigil.as_str().into(),
+        side.would_synergize(def.sigil).into(),
+        def.kind.as_str().into(),
+        def.value.into(),
     ])
 }
 
 fn side_json(side: &Side, show_hand: bool) -> Value {
-    let mut sigils = Map::new();
-    for sigil in super::cards::Sigil::ALL {
-        sigils.insert(sigil.as_str().into(), side.sigil_count(sigil).into());
-    }
-    let mut out = object([
-        ("name", side.name.into()),
-        ("hp", side.hp.into()),
-        ("max_hp", side.max_hp.into()),
-        ("block", side.block.into()),
-        ("energy", side.energy.into()),
-        ("score", side.score.into()),
-        ("turn_multiplier", side.multiplier.into()),
-        ("spectrum_bonus_taken", side.spectrum_taken.into()),
-        ("focus", side.focus.into()),
-        ("sigils", Value::Object(sigils)),
-        ("hand_count", side.zones.hand.len().into()),
-        ("draw_count", side.zones.draw.len().into()),
-        ("discard_count", side.zones.discard.len().into()),
-        ("deck_size", side.deck_size.into()),
+    let count = |sigil: Sigil| Value::from(side.sigil_count(sigil));
+    let sigils = SIGILS.fill([
+        count(Sigil::Flame),
+        count(Sigil::Gear),
+        count(Sigil::Leaf),
+        count(Sigil::Void),
+    ]);
+    let mut out = SIDE.fill([
+        side.block.into(),
+        side.deck_size.into(),
+        side.zones.discard.len().into(),
+        side.zones.draw.len().into(),
+        side.energy.into(),
+        side.focus.into(),
+        side.zones.hand.len().into(),
+        side.hp.into(),
+        side.max_hp.into(),
+        side.name.into(),
+        side.score.into(),
+        sigils,
+        side.spectrum_taken.into(),
+        side.multiplier.into(),
     ]);
     if show_hand {
         let hand: Vec<Value> = side
@@ -58,7 +160,9 @@ fn side_json(side: &Side, show_hand: bool) -> Value {
             .iter()
             .map(|card| card_json(side, card))
             .collect();
-        out["hand"] = Value::Array(hand);
+        if let Value::Object(map) = &mut out {
+            map.insert("hand".to_string(), Value::Array(hand));
+        }
     }
     out
 }
@@ -83,18 +187,15 @@ impl Battle {
                 ("summary", result.summary.as_str().into()),
             ]),
         };
-        object([
-            ("mode", self.mode.as_str().into()),
-            ("state", self.phase.as_str().into()),
-            ("round", self.round.into()),
-            ("round_limit", ROUND_LIMIT.into()),
-            ("active", self.active_seat().into()),
-            ("sides", Value::Array(sides)),
-            (
-                "log",
-                Value::Array(self.log.iter().cloned().map(Value::String).collect()),
-            ),
-            ("result", result),
+        BATTLE.fill([
+            self.active_seat().into(),
+            Value::Array(self.log.iter().cloned().map(Value::String).collect()),
+            self.mode.as_str().into(),
+            result,
+            self.round.into(),
+            ROUND_LIMIT.into(),
+            Value::Array(sides),
+            self.phase.as_str().into(),
         ])
     }
 }
