@@ -4,12 +4,14 @@
 //! serializes the message once and hands the same bytes to every member. Each member's
 //! outbox only ever gets `try_send`; a member that cannot keep up is dropped and closed.
 
+use std::io::Write as _;
+
 use battle_protocol::{Req, ServerMsg};
 use serde::Serialize;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use super::diff::diff;
+use super::diff::{diff, diff_json};
 use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
 
@@ -39,6 +41,44 @@ struct SnapshotFrame<'a> {
     view: &'a Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     req: Option<Req>,
+}
+
+/// The `patch` frame from `from` to `to`, wire-identical to [`ServerMsg::Patch`]'s, written in
+/// one pass while diffing (no intermediate `Patch`, no copies of the changed values). `None`
+/// when nothing changed and no `req` must be answered.
+fn patch_text(
+    battle_id: &str,
+    seq: u64,
+    req: Option<Req>,
+    from: &Value,
+    to: &Value,
+) -> Option<String> {
+    let mut frame = Vec::with_capacity(512);
+    frame.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
+    // Writing a string or a number into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut frame, battle_id);
+    let _ = write!(frame, ",\"seq\":{seq},\"ops\":");
+    let count = diff_json(from, to, &mut frame);
+    if count == 0 && req.is_none() {
+        return None;
+    }
+    if let Some(req) = req {
+        let _ = write!(frame, ",\"req\":{req}");
+    }
+    frame.push(b'}');
+    match String::from_utf8(frame) {
+        Ok(text) => Some(text),
+        // serde_json only writes UTF-8; should that ever change, fall back to the typed path.
+        Err(_) => Some(
+            ServerMsg::Patch {
+                battle_id: battle_id.to_string(),
+                seq,
+                ops: diff(from, to),
+                req,
+            }
+            .to_text(),
+        ),
+    }
 }
 
 impl Audience {
@@ -153,19 +193,11 @@ impl Audience {
             let text = self.snapshot_text(battle_id, req);
             return self.broadcast(text);
         }
-        let ops = diff(&self.view, &view);
-        if ops.0.is_empty() && req.is_none() {
+        let Some(patch) = patch_text(battle_id, self.seq + 1, req, &self.view, &view) else {
             return Vec::new();
-        }
+        };
         self.seq += 1;
         self.view = view;
-        let patch = ServerMsg::Patch {
-            battle_id: battle_id.to_string(),
-            seq: self.seq,
-            ops,
-            req,
-        }
-        .to_text();
         let text = if patch.len() > self.snapshot_len {
             let snapshot = self.snapshot_text(battle_id, req);
             if snapshot.len() < patch.len() {
@@ -315,6 +347,28 @@ mod tests {
             ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (1, json!({"n": 5}))),
             other => panic!("expected snapshot, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn streamed_patch_is_wire_identical() {
+        let from = json!({"a": [1, 2, 3], "b": {"c": "x\"y"}, "d/e": null});
+        let to = json!({"a": [2, 3, 4], "b": {"c": "z", "f": [true]}, "g~h": 1.5});
+        for req in [None, Some(7)] {
+            let text = patch_text("b\"1", 4, req, &from, &to).expect("a change");
+            let owned = ServerMsg::Patch {
+                battle_id: "b\"1".into(),
+                seq: 4,
+                ops: diff(&from, &to),
+                req,
+            };
+            assert_eq!(text, owned.to_text());
+        }
+        assert_eq!(patch_text("b", 2, None, &from, &from), None);
+        let answer = patch_text("b", 2, Some(3), &from, &from).expect("answers req");
+        assert_eq!(
+            answer,
+            r#"{"type":"patch","battle_id":"b","seq":2,"ops":[],"req":3}"#
+        );
     }
 
     #[test]

@@ -12,38 +12,177 @@ use battle_protocol::json_patch::{
 };
 use serde_json::{Map, Value};
 
+/// The JSON pointer of the value being compared, kept as encoded text. Going down a level
+/// appends one escaped token, coming back up truncates it: no allocation per step (unlike
+/// `PointerBuf::pop_back`, which allocates the token it returns). A `PointerBuf` is only
+/// built for the values that produce an operation.
+struct Path {
+    text: String,
+    /// Where each pushed token starts in `text`.
+    starts: Vec<usize>,
+}
+
+/// A path step: an object key or an array index.
+trait Step {
+    fn write_to(&self, text: &mut String);
+}
+
+impl Step for &String {
+    fn write_to(&self, text: &mut String) {
+        // RFC 6901 escaping: `~` first, then `/`.
+        for c in self.chars() {
+            match c {
+                '~' => text.push_str("~0"),
+                '/' => text.push_str("~1"),
+                c => text.push(c),
+            }
+        }
+    }
+}
+
+impl Step for usize {
+    fn write_to(&self, text: &mut String) {
+        use std::fmt::Write as _;
+        // Writing to a String cannot fail.
+        let _ = write!(text, "{self}");
+    }
+}
+
+impl Path {
+    fn new() -> Path {
+        Path {
+            text: String::with_capacity(64),
+            starts: Vec::with_capacity(8),
+        }
+    }
+
+    fn push_back(&mut self, step: impl Step) {
+        self.starts.push(self.text.len());
+        self.text.push('/');
+        step.write_to(&mut self.text);
+    }
+
+    fn pop_back(&mut self) {
+        if let Some(start) = self.starts.pop() {
+            self.text.truncate(start);
+        }
+    }
+
+    fn pointer(&self) -> PointerBuf {
+        PointerBuf::parse(self.text.clone())
+            .expect("every token is escaped as it is pushed, so the path is a valid pointer")
+    }
+}
+
+/// What a diff operation does.
+#[derive(Clone, Copy)]
+enum Kind {
+    Add,
+    Remove,
+    Replace,
+}
+
+/// Where the diff walk puts the operations it finds.
+trait Sink {
+    /// One operation at `path`; `value` is `None` for a removal.
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>);
+}
+
+/// Collects `json_patch` operations.
+impl Sink for Vec<PatchOperation> {
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>) {
+        let path = path.pointer();
+        let value = || value.cloned().unwrap_or(Value::Null);
+        self.push(match kind {
+            Kind::Add => PatchOperation::Add(AddOperation {
+                path,
+                value: value(),
+            }),
+            Kind::Remove => PatchOperation::Remove(RemoveOperation { path }),
+            Kind::Replace => PatchOperation::Replace(ReplaceOperation {
+                path,
+                value: value(),
+            }),
+        });
+    }
+}
+
+/// Writes the operations as the JSON array `serde_json` makes of a `json_patch::Patch`,
+/// without building the operations or copying their values first.
+struct JsonOps<'a> {
+    out: &'a mut Vec<u8>,
+    count: usize,
+}
+
+impl Sink for JsonOps<'_> {
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>) {
+        if self.count > 0 {
+            self.out.push(b',');
+        }
+        self.count += 1;
+        self.out.extend_from_slice(match kind {
+            Kind::Add => b"{\"op\":\"add\",\"path\":",
+            Kind::Remove => b"{\"op\":\"remove\",\"path\":",
+            Kind::Replace => b"{\"op\":\"replace\",\"path\":",
+        });
+        // Strings and `Value`s always serialize; writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *self.out, path.text.as_str());
+        if let Some(value) = value {
+            self.out.extend_from_slice(b",\"value\":");
+            let _ = serde_json::to_writer(&mut *self.out, value);
+        }
+        self.out.push(b'}');
+    }
+}
+
 /// The patch that turns `from` into `to`.
 pub fn diff(from: &Value, to: &Value) -> Patch {
     let mut ops = Vec::new();
-    let mut path = PointerBuf::new();
-    diff_value(from, to, &mut path, &mut ops);
+    diff_value(from, to, &mut Path::new(), &mut ops);
     Patch(ops)
 }
 
-fn diff_value(from: &Value, to: &Value, path: &mut PointerBuf, ops: &mut Vec<PatchOperation>) {
+/// The patch that turns `from` into `to`, appended to `out` as JSON, byte for byte what
+/// `serde_json` writes for [`diff`]'s result; returns the number of operations. The server
+/// uses it to build patch frames without an intermediate `Patch`.
+pub fn diff_json(from: &Value, to: &Value, out: &mut Vec<u8>) -> usize {
+    out.push(b'[');
+    let mut sink = JsonOps { out, count: 0 };
+    diff_value(from, to, &mut Path::new(), &mut sink);
+    let count = sink.count;
+    out.push(b']');
+    count
+}
+
+fn diff_value(from: &Value, to: &Value, path: &mut Path, ops: &mut impl Sink) {
     match (from, to) {
         (Value::Object(a), Value::Object(b)) => diff_object(a, b, path, ops),
         (Value::Array(a), Value::Array(b)) => diff_array(a, b, path, ops),
         _ if from == to => {}
-        _ => ops.push(PatchOperation::Replace(ReplaceOperation {
-            path: path.clone(),
-            value: to.clone(),
-        })),
+        _ => ops.op(Kind::Replace, path, Some(to)),
     }
 }
 
 fn diff_object(
     from: &Map<String, Value>,
     to: &Map<String, Value>,
-    path: &mut PointerBuf,
-    ops: &mut Vec<PatchOperation>,
+    path: &mut Path,
+    ops: &mut impl Sink,
 ) {
+    // Fast path: successive views are built the same way, so both maps usually hold the same
+    // keys in the same order. Walking them side by side skips a tree search per key.
+    if from.len() == to.len() && from.keys().zip(to.keys()).all(|(a, b)| a == b) {
+        for ((key, old), new) in from.iter().zip(to.values()) {
+            path.push_back(key);
+            diff_value(old, new, path, ops);
+            path.pop_back();
+        }
+        return;
+    }
     for key in from.keys() {
         if !to.contains_key(key) {
             path.push_back(key);
-            ops.push(PatchOperation::Remove(RemoveOperation {
-                path: path.clone(),
-            }));
+            ops.op(Kind::Remove, path, None);
             path.pop_back();
         }
     }
@@ -51,16 +190,13 @@ fn diff_object(
         path.push_back(key);
         match from.get(key) {
             Some(old) => diff_value(old, new, path, ops),
-            None => ops.push(PatchOperation::Add(AddOperation {
-                path: path.clone(),
-                value: new.clone(),
-            })),
+            None => ops.op(Kind::Add, path, Some(new)),
         }
         path.pop_back();
     }
 }
 
-fn diff_array(from: &[Value], to: &[Value], path: &mut PointerBuf, ops: &mut Vec<PatchOperation>) {
+fn diff_array(from: &[Value], to: &[Value], path: &mut Path, ops: &mut impl Sink) {
     let prefix = from.iter().zip(to).take_while(|(a, b)| a == b).count();
     let rest_from = &from[prefix..];
     let rest_to = &to[prefix..];
@@ -81,17 +217,12 @@ fn diff_array(from: &[Value], to: &[Value], path: &mut PointerBuf, ops: &mut Vec
     // Extra old elements all sit at the same index once each earlier one is removed.
     for _ in paired..middle_from.len() {
         path.push_back(prefix + paired);
-        ops.push(PatchOperation::Remove(RemoveOperation {
-            path: path.clone(),
-        }));
+        ops.op(Kind::Remove, path, None);
         path.pop_back();
     }
     for (offset, new) in middle_to.iter().enumerate().skip(paired) {
         path.push_back(prefix + offset);
-        ops.push(PatchOperation::Add(AddOperation {
-            path: path.clone(),
-            value: new.clone(),
-        }));
+        ops.op(Kind::Add, path, Some(new));
         path.pop_back();
     }
 }
@@ -106,6 +237,14 @@ mod tests {
 
     fn check(from: &Value, to: &Value) -> Patch {
         let patch = diff(from, to);
+        // The streamed form is byte for byte what serde_json makes of the patch.
+        let mut json = Vec::new();
+        let count = diff_json(from, to, &mut json);
+        assert_eq!(count, patch.0.len());
+        assert_eq!(
+            String::from_utf8(json).expect("diff_json writes UTF-8"),
+            serde_json::to_string(&patch).expect("patches serialize")
+        );
         let mut doc = from.clone();
         json_patch::patch(&mut doc, &patch).expect("our patches always apply");
         assert_eq!(&doc, to, "patch {patch:?} must turn {from} into {to}");
@@ -156,7 +295,8 @@ mod tests {
             _ => Value::Object(
                 (0..rng.random_range(0..4))
                     .map(|_| {
-                        let key = ["k", "l", "m", "n/o"][rng.random_range(0..4)].to_string();
+                        let key =
+                            ["k", "l", "m", "n/o", "p~\"q"][rng.random_range(0..5)].to_string();
                         (key, random_value(rng, depth - 1))
                     })
                     .collect(),

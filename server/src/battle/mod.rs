@@ -18,3 +18,8 @@ pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::Command;
 pub use handle::BattleHandle;
 pub use input_log::{replay, Input, InputLog};
+
+/// The per-audience view pipeline, public for the engine micro-benchmark
+/// (`server/examples/engine_bench.rs`): build a viewer's envelope view, diff two views.
+pub use diff::{diff, diff_json};
+pub use envelope::build as envelope_view;

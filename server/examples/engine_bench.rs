@@ -1,0 +1,253 @@
+//! Engine micro-benchmark: random battles with no sockets, timing each step of the server's
+//! per-move pipeline.
+//!
+//! For every move the battle actor calls `Ruleset::apply`, then for each audience (each seat,
+//! and the spectators) builds the envelope view, diffs it against that audience's previous
+//! view straight into one serialized `patch` frame, and drops the previous view. This example
+//! replays that pipeline over random battles (random legal actions for every seat the engine
+//! does not play), once one battle at a time and once with 1000 battles interleaved, and
+//! reports battles per second and the cost of each step per move.
+//!
+//! ```text
+//! cargo run --release -p battle-server --example engine_bench -- [BATTLES] [RULESET] [OPTIONS_JSON]
+//! ```
+//! Defaults: 2000 battles of `synergy` with `{"mode":"pvp"}`.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use std::io::Write as _;
+
+use battle_protocol::BattleStatus;
+use battle_server::battle::{diff_json, envelope_view};
+use battle_server::ruleset::{Ruleset, Viewer};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+
+/// Moves after which a battle counts as endless (a ruleset bug).
+const MAX_MOVES: usize = 100_000;
+
+/// Battles kept under way at once in the interleaved pipeline run (as in scenario S1).
+const LIVE_BATTLES: usize = 1000;
+
+/// Time spent in each step, over all battles.
+#[derive(Default)]
+struct Totals {
+    apply: Duration,
+    view: Duration,
+    /// Diff written straight into the patch frame's JSON.
+    diff: Duration,
+    /// Dropping the audience's previous view.
+    drop: Duration,
+    /// Moves (actions and engine steps) applied.
+    moves: u64,
+    /// Patches built (one per audience per move).
+    patches: u64,
+    /// Bytes of the serialized patches.
+    patch_bytes: u64,
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let battles: u64 = match args.next().map(|a| a.parse()) {
+        None => 2000,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => {
+            eprintln!("usage: engine_bench [BATTLES] [RULESET] [OPTIONS_JSON]");
+            return ExitCode::from(2);
+        }
+    };
+    let ruleset = args.next().unwrap_or_else(|| "synergy".into());
+    let options: Value = match args.next().map(|a| serde_json::from_str(&a)) {
+        None => json!({"mode": "pvp"}),
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            eprintln!("OPTIONS_JSON is not JSON: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(entry) = battle_server::rules::find(&ruleset) else {
+        eprintln!("no ruleset {ruleset:?}");
+        return ExitCode::from(2);
+    };
+
+    // Rules only: how fast the engine plays whole battles.
+    let started = Instant::now();
+    let mut rules_moves = 0u64;
+    for seed in 0..battles {
+        let mut game = match (entry.build)(&options, seed) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("options refused: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while step(&mut *game, &mut rng).is_some() {
+            rules_moves += 1;
+        }
+    }
+    let rules_secs = started.elapsed().as_secs_f64();
+
+    // The full pipeline, once with one battle at a time (hot caches) and once with
+    // `LIVE_BATTLES` battles played one move each in turn, as a server with that many live
+    // battles does (each move then finds its battle's state and views cold in the cache).
+    let mut hot = Totals::default();
+    let started = Instant::now();
+    pipeline(entry.build, &options, 0..battles, 1, &mut hot);
+    let hot_secs = started.elapsed().as_secs_f64();
+    let mut t = Totals::default();
+    let started = Instant::now();
+    pipeline(entry.build, &options, 0..battles, LIVE_BATTLES, &mut t);
+    let full_secs = started.elapsed().as_secs_f64();
+
+    let report = |name: &str, t: &Totals, secs: f64| {
+        let per_move = |d: Duration| d.as_secs_f64() * 1e6 / t.moves.max(1) as f64;
+        let total = t.apply + t.view + t.diff + t.drop;
+        println!(
+            "  {name:<22} {:>8.0} battles/s {:>9.0} moves/s | per move (µs): apply {:.2}  view {:.2}  diff→json {:.2}  drop {:.2}  = {:.2}",
+            battles as f64 / secs,
+            t.moves as f64 / secs,
+            per_move(t.apply),
+            per_move(t.view),
+            per_move(t.diff),
+            per_move(t.drop),
+            per_move(total)
+        );
+    };
+    println!("engine_bench: {battles} random {ruleset} battles, options {options}");
+    println!(
+        "  rules only             {:>8.0} battles/s {:>9.0} moves/s | {:.1} moves per battle",
+        battles as f64 / rules_secs,
+        rules_moves as f64 / rules_secs,
+        rules_moves as f64 / battles as f64
+    );
+    report("pipeline, 1 live", &hot, hot_secs);
+    report(&format!("pipeline, {LIVE_BATTLES} live"), &t, full_secs);
+    println!(
+        "  {} audiences per move, {:.0} bytes per patch on average",
+        t.patches / t.moves.max(1),
+        t.patch_bytes as f64 / t.patches.max(1) as f64
+    );
+    ExitCode::SUCCESS
+}
+
+/// One battle under way in [`pipeline`].
+struct Live {
+    game: Box<dyn Ruleset>,
+    rng: ChaCha8Rng,
+    id: String,
+    viewers: Vec<Viewer>,
+    seqs: Vec<u64>,
+    views: Vec<Value>,
+}
+
+type Build = fn(&Value, u64) -> Result<Box<dyn Ruleset>, battle_server::ruleset::OptionsError>;
+
+/// Play the battles of `seeds` through the whole per-move pipeline, `live` at a time, one
+/// move per battle in turn.
+fn pipeline(
+    build: Build,
+    options: &Value,
+    mut seeds: std::ops::Range<u64>,
+    live: usize,
+    t: &mut Totals,
+) {
+    let start = |seed: u64| -> Option<Live> {
+        let game = build(options, seed).ok()?;
+        let viewers: Vec<Viewer> = (0..game.seat_count())
+            .map(Viewer::Seat)
+            .chain([Viewer::Spectator])
+            .collect();
+        let id = format!("b{seed:09}");
+        let views = viewers
+            .iter()
+            .map(|&v| envelope_view(&id, BattleStatus::Playing, &*game, v))
+            .collect();
+        Some(Live {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            seqs: vec![1; viewers.len()],
+            game,
+            id,
+            viewers,
+            views,
+        })
+    };
+    let mut table: Vec<Live> = seeds.by_ref().take(live).filter_map(start).collect();
+    let mut moves_left = MAX_MOVES as u64 * (seeds.end + 1);
+    while !table.is_empty() && moves_left > 0 {
+        moves_left -= 1;
+        let mut i = 0;
+        while i < table.len() {
+            let b = &mut table[i];
+            let a = Instant::now();
+            if step(&mut *b.game, &mut b.rng).is_none() {
+                // Finished: a new battle takes the place.
+                match seeds.next().and_then(start) {
+                    Some(next) => table[i] = next,
+                    None => {
+                        table.swap_remove(i);
+                    }
+                }
+                continue;
+            }
+            t.apply += a.elapsed();
+            t.moves += 1;
+            let status = if b.game.outcome().is_some() {
+                BattleStatus::Finished
+            } else {
+                BattleStatus::Playing
+            };
+            for (v, &viewer) in b.viewers.iter().enumerate() {
+                let a = Instant::now();
+                let view = envelope_view(&b.id, status, &*b.game, viewer);
+                let m = Instant::now();
+                b.seqs[v] += 1;
+                // As the server does: the diff is written straight into the frame's JSON.
+                let mut text = Vec::with_capacity(512);
+                text.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
+                let _ = serde_json::to_writer(&mut text, &b.id);
+                let _ = write!(text, ",\"seq\":{},\"ops\":", b.seqs[v]);
+                diff_json(&b.views[v], &view, &mut text);
+                text.push(b'}');
+                let d = Instant::now();
+                let old = std::mem::replace(&mut b.views[v], view);
+                drop(old);
+                let e = Instant::now();
+                t.view += m - a;
+                t.diff += d - m;
+                t.drop += e - d;
+                t.patches += 1;
+                t.patch_bytes += text.len() as u64;
+                black_box(text);
+            }
+            i += 1;
+        }
+    }
+}
+
+/// Play one move: an engine step when the ruleset wants one, else a random legal action of
+/// the first seat to act. `None` once the battle is over (or stuck).
+fn step(game: &mut dyn Ruleset, rng: &mut ChaCha8Rng) -> Option<()> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    if game.next_tick().is_some() {
+        return game.advance().ok();
+    }
+    let seat = *game.to_act().first()?;
+    let engine = game.engine_seats().contains(&seat);
+    let action = if engine {
+        game.ai_action(seat)?
+    } else {
+        let mut legal = game.legal_actions(seat);
+        if legal.is_empty() {
+            return None;
+        }
+        let i = rng.random_range(0..legal.len());
+        legal.swap_remove(i)
+    };
+    game.apply(seat, &action).ok()
+}
