@@ -31,6 +31,8 @@
 
 mod connection;
 mod error;
+pub mod loadtest;
+pub mod term;
 mod tracker;
 
 pub use connection::{

@@ -1,0 +1,241 @@
+//! One connection's part in one battle: follow the view, act when it is this seat's turn,
+//! time every answer; and, once the battle is over, the spectator lag from all connections'
+//! receipt times.
+
+use battle_protocol::{ClientMsg, Req};
+use rand::rngs::SmallRng;
+use rand::Rng;
+use tokio::time::Instant;
+
+use super::slot::{client_error_key, micros, Peer, Recv, Shared};
+use super::stats::{Samples, Stats};
+use super::view::{Frame, View};
+
+/// Refused actions tolerated in one battle before it is abandoned (a client bot bug or a
+/// server that refuses legal moves; either way the battle would not end).
+const MAX_REFUSALS: u32 = 10;
+
+/// How one connection's part in a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum End {
+    Finished,
+    Deadline,
+    Failed,
+}
+
+/// What one connection saw of a battle.
+pub(super) struct Record {
+    pub(super) end: End,
+    player: bool,
+    /// Whether `receipts` can be compared with the other connections' (no resync happened).
+    aligned: bool,
+    /// `receipts[j]`: when change `j + 1` (counted from the battle's start) arrived.
+    receipts: Vec<Instant>,
+    /// `(change number, sent at)` of this player's actions.
+    acts: Vec<(usize, Instant)>,
+    /// Action latencies, in microseconds.
+    pub(super) latencies: Vec<u64>,
+}
+
+/// Follow one battle on one connection; a player also acts, choosing among `legal` at random.
+pub(super) async fn drive(
+    shared: &Shared,
+    peer: &mut Peer,
+    battle_id: &str,
+    player: bool,
+    mut rng: SmallRng,
+) -> Record {
+    let stats = &shared.stats;
+    let think = shared.config.think;
+    let mut rec = Record {
+        end: End::Failed,
+        player,
+        aligned: true,
+        receipts: Vec::new(),
+        acts: Vec::new(),
+        latencies: Vec::new(),
+    };
+    let mut view = View::default();
+    // A violation happened and the `resync` answer is awaited.
+    let mut resyncing = false;
+    // Changes seen since the view first showed the battle running.
+    let mut ordinal: Option<usize> = None;
+    let mut pending: Option<(Req, Instant)> = None;
+    let mut refusals = 0;
+    loop {
+        if view.is_over() {
+            rec.end = End::Finished;
+            return rec;
+        }
+        if player
+            && pending.is_none()
+            && !resyncing
+            && view.my_turn()
+            && view.status() == Some("playing")
+        {
+            let legal = view.legal();
+            if !legal.is_empty() {
+                let action = legal[rng.random_range(0..legal.len())].clone();
+                if !think.is_zero() {
+                    let wake = Instant::now() + think;
+                    tokio::time::sleep_until(wake.min(shared.deadline)).await;
+                    if wake > shared.deadline {
+                        rec.end = End::Deadline;
+                        return rec;
+                    }
+                }
+                let req = peer.req();
+                let at = Instant::now();
+                rec.acts.push((ordinal.unwrap_or(0) + 1, at));
+                let act = ClientMsg::Act {
+                    battle_id: battle_id.to_string(),
+                    action,
+                    req: Some(req),
+                };
+                if let Err(err) = peer.send(&act, stats).await {
+                    stats.error(client_error_key(&err));
+                    return rec;
+                }
+                pending = Some((req, at));
+            }
+        }
+        let (text, at) = match peer.recv(shared).await {
+            Recv::Text(text, at) => (text, at),
+            Recv::Deadline => {
+                rec.end = End::Deadline;
+                return rec;
+            }
+            Recv::Stall => {
+                stats.error("client:stall");
+                return rec;
+            }
+            Recv::Failed(err) => {
+                stats.error(client_error_key(&err));
+                return rec;
+            }
+        };
+        let mut frame: Frame<'_> = match serde_json::from_str(&text) {
+            Ok(frame) => frame,
+            Err(_) => {
+                stats.violation("undecodable_message");
+                continue;
+            }
+        };
+        if frame.battle_id.as_deref() != Some(battle_id) {
+            // A leftover of an earlier battle (its `left`), or a lobby reply.
+            if let Some(code) = frame.code {
+                stats.error(format!("server:{code}"));
+            }
+            continue;
+        }
+        match frame.kind.as_ref() {
+            "error" => {
+                let code = frame.code.map_or("unknown".into(), |c| c.to_string());
+                stats.error(format!("server:{code}"));
+                if pending.is_some_and(|(p, _)| Some(p) == frame.req) {
+                    pending = None;
+                    refusals += 1;
+                    if refusals > MAX_REFUSALS {
+                        return rec;
+                    }
+                }
+                continue;
+            }
+            "left" => {
+                stats.error(format!(
+                    "client:left_{}",
+                    frame.reason.as_deref().unwrap_or("unknown")
+                ));
+                return rec;
+            }
+            "snapshot" | "patch" => {}
+            _ => continue,
+        }
+        let snapshot = frame.view.is_some();
+        let req = frame.req;
+        match view.apply(&mut frame, resyncing) {
+            Ok(false) => {}
+            Ok(true) => {
+                resyncing &= !snapshot;
+                match ordinal {
+                    None if view.status() != Some("waiting") => ordinal = Some(0),
+                    None => {}
+                    Some(n) => {
+                        ordinal = Some(n + 1);
+                        rec.receipts.push(at);
+                    }
+                }
+                if let (Some(got), Some((want, sent))) = (req, pending) {
+                    if got == want {
+                        rec.latencies.push(micros(at - sent));
+                        Stats::add(&stats.actions, 1);
+                        pending = None;
+                    }
+                }
+            }
+            Err(violation) => {
+                stats.violation(violation.key());
+                rec.aligned = false;
+                resyncing = true;
+                // The answer to a lost act may be gone with the lost frame.
+                pending = None;
+                let req = peer.req();
+                let resync = ClientMsg::Resync {
+                    battle_id: battle_id.to_string(),
+                    req: Some(req),
+                };
+                if let Err(err) = peer.send(&resync, stats).await {
+                    stats.error(client_error_key(&err));
+                    return rec;
+                }
+            }
+        }
+    }
+}
+
+/// Spectator lag samples from a completed battle's records (in any order).
+///
+/// Every connection numbers the changes it receives from the battle's start, so change `j`
+/// is the same change on every connection (each accepted move reaches every audience). The
+/// spectator lag of change `j` is the spectator's receipt time minus the earliest receipt of
+/// `j` among the battle's connections: the server hands one change to all audiences in the
+/// same step, so the earliest receipt stands for the moment it was sent.
+pub(super) fn lags(records: &[Record], samples: &mut Samples, stats: &Stats) {
+    let Some(first) = records.first() else { return };
+    let changes = first.receipts.len();
+    if records
+        .iter()
+        .any(|r| !r.aligned || r.receipts.len() != changes)
+    {
+        Stats::add(&stats.lag_unaligned, 1);
+        return;
+    }
+    let spectators: Vec<&Record> = records.iter().filter(|r| !r.player).collect();
+    if spectators.is_empty() {
+        return;
+    }
+    for j in 0..changes {
+        let earliest = records
+            .iter()
+            .map(|r| r.receipts[j])
+            .min()
+            .unwrap_or(first.receipts[j]);
+        for s in &spectators {
+            samples.spectator_lag.push(micros(s.receipts[j] - earliest));
+        }
+    }
+    for (change, sent) in records
+        .iter()
+        .filter(|r| r.player)
+        .flat_map(|r| r.acts.iter())
+    {
+        let Some(j) = change.checked_sub(1).filter(|&j| j < changes) else {
+            continue;
+        };
+        for s in &spectators {
+            samples
+                .act_to_spectator
+                .push(micros(s.receipts[j].saturating_duration_since(*sent)));
+        }
+    }
+}

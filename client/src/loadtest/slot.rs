@@ -1,0 +1,388 @@
+//! One load slot: a fixed set of connections (the players and the spectators of one battle)
+//! that play battle after battle until the run's deadline or battle budget is reached.
+//!
+//! Keeping the connections across battles models people who play again, keeps the number of
+//! live connections at exactly `concurrency × (players + spectators)`, and avoids measuring
+//! TCP set-up. After each battle every connection sends `leave`, so the server forgets it.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use battle_protocol::{ClientMsg, ErrorCode, Req};
+use futures::stream::{FuturesUnordered, StreamExt};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tokio::time::Instant;
+
+use super::drive::{drive, lags, End};
+use super::stats::{Samples, Stats};
+use super::target::Target;
+use super::view::Frame;
+use super::LoadConfig;
+use crate::{ClientError, Connection};
+
+/// Pause before retrying a `create` the server refused as busy.
+const BUSY_BACKOFF: Duration = Duration::from_millis(200);
+
+/// What every slot shares.
+pub struct Shared {
+    /// The run's settings.
+    pub config: LoadConfig,
+    /// Where to connect.
+    pub target: Target,
+    /// Counters and histograms.
+    pub stats: Stats,
+    /// When the run stops: nothing waits past it.
+    pub deadline: Instant,
+    /// Battles claimed so far, against `config.battles`.
+    pub tickets: AtomicU64,
+    /// Slots whose connections are open.
+    pub slots_ready: AtomicU64,
+}
+
+impl Shared {
+    fn claim_battle(&self) -> bool {
+        let claimed = self.tickets.fetch_add(1, Ordering::Relaxed);
+        self.config.battles.is_none_or(|limit| claimed < limit)
+    }
+}
+
+/// A connection with its own `req` counter.
+pub(super) struct Peer {
+    conn: Connection,
+    next_req: Req,
+}
+
+/// What one receive gave.
+pub(super) enum Recv {
+    /// A text frame and when it arrived.
+    Text(String, Instant),
+    /// The run's deadline passed.
+    Deadline,
+    /// Nothing arrived within the stall timeout.
+    Stall,
+    /// The connection failed.
+    Failed(ClientError),
+}
+
+impl Peer {
+    pub(super) fn req(&mut self) -> Req {
+        self.next_req += 1;
+        self.next_req
+    }
+
+    pub(super) async fn send(&mut self, msg: &ClientMsg, stats: &Stats) -> Result<(), ClientError> {
+        let text = serde_json::to_string(msg).map_err(ClientError::Encode)?;
+        Stats::add(&stats.frames_out, 1);
+        Stats::add(&stats.bytes_out, text.len() as u64);
+        self.conn.send_text(&text).await
+    }
+
+    /// The next text frame, or why none came before `deadline` / the stall timeout.
+    pub(super) async fn recv(&mut self, shared: &Shared) -> Recv {
+        let stall_at = Instant::now() + shared.config.stall_timeout;
+        let until = stall_at.min(shared.deadline);
+        loop {
+            let text = match tokio::time::timeout_at(until, self.conn.recv_text()).await {
+                Err(_) if until == shared.deadline => return Recv::Deadline,
+                Err(_) => return Recv::Stall,
+                Ok(Err(ClientError::Binary(_))) => {
+                    shared.stats.violation("binary_frame");
+                    continue;
+                }
+                Ok(Err(err)) => return Recv::Failed(err),
+                Ok(Ok(text)) => text,
+            };
+            let at = Instant::now();
+            Stats::add(&shared.stats.frames_in, 1);
+            Stats::add(&shared.stats.bytes_in, text.len() as u64);
+            return Recv::Text(text, at);
+        }
+    }
+
+    /// Send a request built around a fresh `req` and wait for the message carrying it,
+    /// skipping leftovers of earlier battles. Returns the reply's type, battle and error code.
+    async fn request(
+        &mut self,
+        shared: &Shared,
+        build: impl FnOnce(Option<Req>) -> ClientMsg,
+    ) -> Result<Reply, ()> {
+        let req = self.req();
+        if let Err(err) = self.send(&build(Some(req)), &shared.stats).await {
+            shared.stats.error(client_error_key(&err));
+            return Err(());
+        }
+        loop {
+            match self.recv(shared).await {
+                Recv::Text(text, _) => match serde_json::from_str::<Frame<'_>>(&text) {
+                    Ok(frame) if frame.req == Some(req) => {
+                        return Ok(Reply {
+                            kind: frame.kind.into_owned(),
+                            battle_id: frame.battle_id.map(Cow::into_owned),
+                            code: frame.code,
+                        })
+                    }
+                    Ok(_) => continue,
+                    Err(_) => {
+                        shared.stats.violation("undecodable_message");
+                        continue;
+                    }
+                },
+                Recv::Deadline => return Err(()),
+                Recv::Stall => shared.stats.error("client:stall"),
+                Recv::Failed(err) => shared.stats.error(client_error_key(&err)),
+            }
+            return Err(());
+        }
+    }
+}
+
+/// The answer to a set-up request.
+struct Reply {
+    kind: String,
+    battle_id: Option<String>,
+    code: Option<ErrorCode>,
+}
+
+pub(super) fn client_error_key(err: &ClientError) -> &'static str {
+    match err {
+        ClientError::Closed { .. } => "client:closed",
+        ClientError::Timeout(_) => "client:stall",
+        ClientError::WebSocket(_) => "client:websocket",
+        ClientError::Decode { .. } | ClientError::Binary(_) => "client:bad_frame",
+        ClientError::Encode(_) => "client:encode",
+    }
+}
+
+pub(super) fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
+
+/// Run one slot until the deadline or the battle budget. `index` seeds its bots.
+pub async fn run(shared: Arc<Shared>, index: u64) {
+    let mut rng =
+        SmallRng::seed_from_u64(shared.config.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut peers = Vec::new();
+    let mut ready = false;
+    while Instant::now() < shared.deadline {
+        if peers.is_empty() {
+            let open = connect_all(&shared).await;
+            // A slot that cannot connect counts as settled too, so the measured window opens.
+            if !std::mem::replace(&mut ready, true) {
+                shared.slots_ready.fetch_add(1, Ordering::Relaxed);
+            }
+            match open {
+                Some(open) => peers = open,
+                None => return,
+            }
+        }
+        if !shared.claim_battle() {
+            break;
+        }
+        let seed = rng.random();
+        match play_battle(&shared, &mut peers, seed).await {
+            Played::Completed => {}
+            Played::Cut => break,
+            Played::Broken => {
+                // Some connection may be dead or hold a half-read battle: start afresh.
+                shared
+                    .stats
+                    .connections
+                    .fetch_sub(peers.len() as u64, Ordering::Relaxed);
+                peers.clear();
+                tokio::time::sleep_until((Instant::now() + BUSY_BACKOFF).min(shared.deadline))
+                    .await;
+            }
+        }
+    }
+    shared
+        .stats
+        .connections
+        .fetch_sub(peers.len() as u64, Ordering::Relaxed);
+}
+
+async fn connect_all(shared: &Shared) -> Option<Vec<Peer>> {
+    let count = shared.config.players() + shared.config.spectators;
+    let mut peers = Vec::with_capacity(count);
+    for _ in 0..count {
+        match tokio::time::timeout_at(shared.deadline, shared.target.connect()).await {
+            Ok(Ok(conn)) => peers.push(Peer { conn, next_req: 0 }),
+            Ok(Err(err)) => {
+                shared
+                    .stats
+                    .error(format!("{}_connect", client_error_key(&err)));
+                shared
+                    .stats
+                    .connections
+                    .fetch_sub(peers.len() as u64, Ordering::Relaxed);
+                return None;
+            }
+            Err(_) => {
+                shared
+                    .stats
+                    .connections
+                    .fetch_sub(peers.len() as u64, Ordering::Relaxed);
+                return None;
+            }
+        }
+        Stats::add(&shared.stats.connections, 1);
+    }
+    Some(peers)
+}
+
+/// How a battle went for the slot.
+enum Played {
+    /// Played to the end by everyone.
+    Completed,
+    /// The deadline cut it off.
+    Cut,
+    /// An error: the slot's connections should be replaced.
+    Broken,
+}
+
+/// Create, fill and play one battle.
+async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
+    let config = &shared.config;
+    let stats = &shared.stats;
+    let battle_id = loop {
+        let reply = peers[0]
+            .request(shared, |req| ClientMsg::Create {
+                ruleset: config.ruleset.clone(),
+                options: Some(config.options.clone()),
+                bots: Vec::new(),
+                private: true,
+                pace_ms: Some(0),
+                req,
+            })
+            .await;
+        match reply {
+            Ok(Reply {
+                kind,
+                battle_id: Some(battle_id),
+                ..
+            }) if kind == "created" => break battle_id,
+            Ok(Reply {
+                code: Some(ErrorCode::ServerBusy),
+                ..
+            }) => {
+                stats.error("server:server_busy");
+                tokio::time::sleep_until((Instant::now() + BUSY_BACKOFF).min(shared.deadline))
+                    .await;
+                if Instant::now() >= shared.deadline {
+                    return Played::Cut;
+                }
+            }
+            Ok(other) => return refused(shared, &other),
+            Err(()) if Instant::now() >= shared.deadline => return Played::Cut,
+            Err(()) => return Played::Broken,
+        }
+    };
+    Stats::add(&stats.battles_started, 1);
+    let players = config.players();
+    // Spectators first, so that they see every change from the start on.
+    for peer in peers.iter_mut().skip(players) {
+        let id = battle_id.clone();
+        let reply = peer
+            .request(shared, |req| ClientMsg::Spectate { battle_id: id, req })
+            .await;
+        if let Some(played) = check_entry(shared, reply) {
+            return played;
+        }
+    }
+    for (seat, peer) in peers.iter_mut().take(players).enumerate() {
+        let id = battle_id.clone();
+        let reply = peer
+            .request(shared, |req| ClientMsg::Join {
+                battle_id: id,
+                seat: Some(seat),
+                req,
+            })
+            .await;
+        if let Some(played) = check_entry(shared, reply) {
+            return played;
+        }
+    }
+
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut drivers: FuturesUnordered<_> = peers
+        .iter_mut()
+        .enumerate()
+        .map(|(i, peer)| {
+            drive(
+                shared,
+                peer,
+                &battle_id,
+                i < players,
+                SmallRng::seed_from_u64(rng.random()),
+            )
+        })
+        .collect();
+    let mut records = Vec::new();
+    let mut end = End::Finished;
+    while let Some(record) = drivers.next().await {
+        if record.end != End::Finished {
+            end = record.end;
+            if end == End::Failed {
+                break;
+            }
+        }
+        records.push(record);
+    }
+    drop(drivers);
+
+    let mut samples = Samples::default();
+    for record in &mut records {
+        samples.action.append(&mut record.latencies);
+    }
+    if end == End::Finished {
+        lags(&records, &mut samples, stats);
+        Stats::add(&stats.battles_completed, 1);
+    } else {
+        Stats::add(&stats.battles_abandoned, 1);
+    }
+    stats.flush(&mut samples);
+    match end {
+        End::Finished => {
+            for peer in peers.iter_mut() {
+                let req = peer.req();
+                let leave = ClientMsg::Leave {
+                    battle_id: battle_id.clone(),
+                    req: Some(req),
+                };
+                if peer.send(&leave, stats).await.is_err() {
+                    return Played::Broken;
+                }
+            }
+            Played::Completed
+        }
+        End::Deadline => Played::Cut,
+        End::Failed => Played::Broken,
+    }
+}
+
+/// Check the answer to `spectate` or `join`; `Some` when the battle cannot go on.
+fn check_entry(shared: &Shared, reply: Result<Reply, ()>) -> Option<Played> {
+    match reply {
+        Ok(Reply { kind, .. }) if kind == "spectating" || kind == "joined" => None,
+        Ok(other) => {
+            Stats::add(&shared.stats.battles_abandoned, 1);
+            Some(refused(shared, &other))
+        }
+        Err(()) if Instant::now() >= shared.deadline => Some(Played::Cut),
+        Err(()) => {
+            Stats::add(&shared.stats.battles_abandoned, 1);
+            Some(Played::Broken)
+        }
+    }
+}
+
+/// Count an unexpected answer to a set-up request.
+fn refused(shared: &Shared, reply: &Reply) -> Played {
+    match reply.code {
+        Some(code) => shared.stats.error(format!("server:{code}")),
+        None => shared.stats.violation("unexpected_reply"),
+    }
+    Played::Broken
+}

@@ -1,0 +1,212 @@
+//! `battle-client`: play, watch and load-test a battle server from a terminal.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use battle_client::term::lobby::{self, BattleSpec, Opponent};
+use battle_client::term::plain::{self, Ending};
+use battle_client::term::share::{join_command, rejoin_command, watch_command};
+use battle_client::term::{app, AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
+use clap::{Args, Parser, Subcommand};
+
+/// Terminal client for the battle server. Every flag can also be set through the environment
+/// variable shown.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Cli {
+    /// WebSocket URL of the server.
+    #[arg(
+        long,
+        global = true,
+        env = "BATTLE_SERVER",
+        default_value = "ws://127.0.0.1:7878"
+    )]
+    server: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show the server's open battles.
+    List,
+    /// Create a battle, take a seat and play it.
+    Play(PlayArgs),
+    /// Take a seat in an existing battle.
+    Join(JoinArgs),
+    /// Take back your seat in a battle with its token.
+    Rejoin(RejoinArgs),
+    /// Watch a battle (read-only).
+    Watch(WatchArgs),
+    /// Run many concurrent battles against the server and measure it.
+    Loadtest(battle_client::loadtest::LoadtestArgs),
+}
+
+/// How the battle is shown.
+#[derive(Debug, Clone, Args)]
+struct Display {
+    /// No full-screen UI: one line per event, commands read from stdin (`play 2`, `end`,
+    /// `help`, `quit`). Chosen by itself when stdout is not a terminal.
+    #[arg(long, env = "BATTLE_PLAIN")]
+    plain: bool,
+}
+
+#[derive(Debug, Args)]
+struct PlayArgs {
+    /// The ruleset to play.
+    #[arg(long, env = "BATTLE_RULESET", default_value = "synergy")]
+    ruleset: String,
+    /// Play against the server's bot (the default).
+    #[arg(long, env = "BATTLE_VS_BOT", conflicts_with = "pvp")]
+    vs_bot: bool,
+    /// Leave the other seat for a person (who joins with the printed command).
+    #[arg(long, env = "BATTLE_PVP")]
+    pvp: bool,
+    /// Your deck as comma-separated card ids (synergy: 5 to 12 of C001..C010).
+    #[arg(long, env = "BATTLE_DECK", value_delimiter = ',')]
+    deck: Vec<String>,
+    /// Delay before each bot move, in milliseconds (default: the server's).
+    #[arg(long, env = "BATTLE_PLAY_PACE_MS")]
+    pace_ms: Option<u64>,
+    /// Keep the battle out of `list` (others join by id).
+    #[arg(long, env = "BATTLE_PRIVATE")]
+    private: bool,
+    #[command(flatten)]
+    display: Display,
+}
+
+#[derive(Debug, Args)]
+struct JoinArgs {
+    /// The battle's id (from `list` or from the person who created it).
+    battle_id: String,
+    /// The seat to take (default: the first free one).
+    #[arg(long, env = "BATTLE_SEAT")]
+    seat: Option<usize>,
+    #[command(flatten)]
+    display: Display,
+}
+
+#[derive(Debug, Args)]
+struct RejoinArgs {
+    /// The battle's id.
+    battle_id: String,
+    /// The seat token printed when you joined.
+    #[arg(long, env = "BATTLE_TOKEN")]
+    token: String,
+    #[command(flatten)]
+    display: Display,
+}
+
+#[derive(Debug, Args)]
+struct WatchArgs {
+    /// The battle's id.
+    battle_id: String,
+    #[command(flatten)]
+    display: Display,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    let server = cli.server.as_str();
+    let policy = ReconnectPolicy::default();
+    match cli.command {
+        Command::Loadtest(args) => battle_client::loadtest::run(&cli.server, args).await,
+        Command::List => {
+            let battles = lobby::list(server).await.context("listing battles")?;
+            print!("{}", lobby::battles_table(&battles));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Play(args) => {
+            let spec = BattleSpec {
+                ruleset: args.ruleset,
+                opponent: if args.pvp {
+                    Opponent::Person
+                } else {
+                    Opponent::Bot
+                },
+                deck: args.deck,
+                pace_ms: args.pace_ms,
+                private: args.private,
+            };
+            let battle_id = lobby::create(server, &spec)
+                .await
+                .context("creating a battle")?;
+            let player = PlayerSession::join(server, &battle_id, Some(0), policy)
+                .await
+                .context("taking seat 0")?;
+            println!("battle {battle_id} created");
+            if spec.opponent == Opponent::Person {
+                println!("others join with: {}", join_command(server, &battle_id, 1));
+            }
+            println!("others watch with: {}", watch_command(server, &battle_id));
+            play(server, AnySession::Player(player), args.display).await
+        }
+        Command::Join(args) => {
+            let player = PlayerSession::join(server, &args.battle_id, args.seat, policy)
+                .await
+                .with_context(|| format!("joining battle {}", args.battle_id))?;
+            play(server, AnySession::Player(player), args.display).await
+        }
+        Command::Rejoin(args) => {
+            let player = PlayerSession::rejoin(server, &args.battle_id, &args.token, policy)
+                .await
+                .with_context(|| format!("rejoining battle {}", args.battle_id))?;
+            play(server, AnySession::Player(player), args.display).await
+        }
+        Command::Watch(args) => {
+            let watcher = SpectatorSession::watch(server, &args.battle_id, policy)
+                .await
+                .with_context(|| format!("watching battle {}", args.battle_id))?;
+            println!("watching battle {} (read-only)", args.battle_id);
+            play(server, AnySession::Spectator(watcher), args.display).await
+        }
+    }
+}
+
+/// Run the session in plain mode or the full-screen UI, then leave and say how to come back.
+async fn play(server: &str, mut session: AnySession, display: Display) -> anyhow::Result<ExitCode> {
+    let battle_id = session.feed().battle_id().to_owned();
+    let rejoin = match &session {
+        AnySession::Player(p) => {
+            let command = rejoin_command(server, &battle_id, p.token());
+            println!("you hold seat {}; to come back later: {command}", p.seat());
+            Some(command)
+        }
+        AnySession::Spectator(_) => None,
+    };
+    let plain_mode = display.plain || !std::io::stdout().is_terminal();
+    let ending = if plain_mode {
+        let mut input = plain::stdin_lines();
+        let mut out = std::io::stdout();
+        plain::run(&mut session, &mut input, &mut out).await?
+    } else {
+        let greeting = format!("others watch with: {}", watch_command(server, &battle_id));
+        app::run(&mut session, greeting).await?;
+        if session.feed().tracker().is_over() {
+            Ending::Finished
+        } else {
+            Ending::Quit
+        }
+    };
+    let finished = session.feed().tracker().is_over();
+    session.quit().await;
+    match ending {
+        Ending::Finished => Ok(ExitCode::SUCCESS),
+        Ending::Quit | Ending::Lost(_) if finished => Ok(ExitCode::SUCCESS),
+        Ending::Quit => {
+            if let Some(command) = rejoin {
+                println!("left battle {battle_id}; your seat waits: {command}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Ending::Lost(why) => {
+            eprintln!("lost battle {battle_id}: {why}");
+            if let Some(command) = rejoin {
+                eprintln!("try again later: {command}");
+            }
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! `SessionError`: why a terminal session could not start, enter a battle or send a move.
+
+use battle_protocol::ErrorCode;
+
+use crate::ClientError;
+
+/// Why a session operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The connection itself failed (could not connect, closed, timed out).
+    #[error(transparent)]
+    Connection(#[from] ClientError),
+    /// The server refused the request.
+    #[error("the server refused: {message} ({code})")]
+    Refused {
+        /// The stable error code.
+        code: ErrorCode,
+        /// The server's explanation.
+        message: String,
+    },
+    /// The server answered with something this client did not expect at that point.
+    #[error("unexpected answer from the server: {0}")]
+    Unexpected(String),
+    /// The session has no live connection right now (it is reconnecting or has failed).
+    #[error("not connected to the server")]
+    NotConnected,
+}
+
+impl SessionError {
+    /// True when retrying later may help (the connection failed, rather than the server
+    /// refusing the request).
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            SessionError::Connection(_) | SessionError::NotConnected
+        )
+    }
+}

@@ -1,0 +1,94 @@
+//! What a person can ask for, from a key press (full-screen UI) or a typed line (plain mode).
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// One request from the person at the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// Play the card at this 1-based hand position (generic rulesets: the n-th legal action).
+    Play(usize),
+    /// End the turn.
+    EndTurn,
+    /// Show or hide the help.
+    Help,
+    /// Leave the client (a seat stays ours for `rejoin`).
+    Quit,
+}
+
+/// The key hints every screen shows.
+pub const KEY_HINTS: &str = "1-9 play card · e end turn · ? help · q quit";
+
+/// The help text, one entry per line, shared by the UI's help box and plain mode.
+pub const HELP_LINES: [&str; 6] = [
+    "1..9       play the card at that position in your hand (play N in plain mode)",
+    "e          end your turn (end)",
+    "?          show or hide this help (help)",
+    "q          quit; a seat stays yours, the exact rejoin command is printed (quit)",
+    "Moves that are not legal right now are refused before they reach the server.",
+    "Spectators only watch: the keys that act do nothing for them.",
+];
+
+/// The command a key press asks for, if any. Releases and repeats are ignored, and Ctrl-C
+/// quits like `q`.
+pub fn command_for_key(key: KeyEvent) -> Option<Command> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(Command::Quit),
+        KeyCode::Char(c @ '1'..='9') => c.to_digit(10).map(|d| Command::Play(d as usize)),
+        KeyCode::Char('e') | KeyCode::Char('E') => Some(Command::EndTurn),
+        KeyCode::Char('?') | KeyCode::F(1) => Some(Command::Help),
+        KeyCode::Char('q') | KeyCode::Char('Q') | KeyCode::Esc => Some(Command::Quit),
+        _ => None,
+    }
+}
+
+/// Parse a plain-mode line: `play N` (or just `N`), `end`, `help`, `quit`.
+pub fn parse_line(line: &str) -> Result<Command, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |w: &str| -> Result<usize, String> {
+        match w.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("\"{w}\" is not a card position (1, 2, 3, ...)")),
+        }
+    };
+    match words.as_slice() {
+        ["play" | "p", n] => number(n).map(Command::Play),
+        [n] if n.chars().all(|c| c.is_ascii_digit()) => number(n).map(Command::Play),
+        ["end" | "e" | "end_turn"] => Ok(Command::EndTurn),
+        ["help" | "?" | "h"] => Ok(Command::Help),
+        ["quit" | "q" | "exit"] => Ok(Command::Quit),
+        [] => Err("empty command; type help".to_owned()),
+        _ => Err(format!("unknown command \"{}\"; type help", line.trim())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_commands() {
+        let k = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        assert_eq!(command_for_key(k('3')), Some(Command::Play(3)));
+        assert_eq!(command_for_key(k('e')), Some(Command::EndTurn));
+        assert_eq!(command_for_key(k('q')), Some(Command::Quit));
+        assert_eq!(command_for_key(k('?')), Some(Command::Help));
+        assert_eq!(command_for_key(k('0')), None);
+        assert_eq!(
+            command_for_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(Command::Quit)
+        );
+    }
+
+    #[test]
+    fn lines_parse() {
+        assert_eq!(parse_line("play 2"), Ok(Command::Play(2)));
+        assert_eq!(parse_line(" 4 "), Ok(Command::Play(4)));
+        assert_eq!(parse_line("end"), Ok(Command::EndTurn));
+        assert_eq!(parse_line("quit"), Ok(Command::Quit));
+        assert!(parse_line("play 0").is_err());
+        assert!(parse_line("dance").is_err());
+    }
+}

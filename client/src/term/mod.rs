@@ -1,0 +1,30 @@
+//! Playing and watching battles from a terminal.
+//!
+//! - [`PlayerSession`] and [`SpectatorSession`]: a seat (which can act) and a read-only
+//!   spectator, both following their battle through a [`BattleFeed`] that applies snapshots
+//!   and patches, resyncs after a `seq` gap and reconnects with backoff
+//!   ([`ReconnectPolicy`]);
+//! - [`lobby`]: listing and creating battles;
+//! - [`ui`]: the full-screen screens (synergy panel, generic panel), drawn from state alone;
+//! - [`app`]: the full-screen loop; [`plain`]: line-per-event mode for scripts;
+//! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`.
+//!
+//! Session logic never touches the terminal, so it is tested without one.
+
+pub mod app;
+pub mod choice;
+mod error;
+pub mod feed;
+pub mod keys;
+pub mod lobby;
+pub mod plain;
+pub mod reconnect;
+pub mod session;
+pub mod share;
+pub mod ui;
+
+pub use error::SessionError;
+pub use feed::{BattleFeed, Event};
+pub use keys::Command;
+pub use reconnect::{Link, ReconnectPolicy};
+pub use session::{AnySession, PlayerSession, SpectatorSession};

@@ -1,0 +1,415 @@
+//! Plain mode: no full-screen UI. One line per event or state change goes to the output
+//! (new log lines, HP and score changes, turn changes, errors, the result, and a `your move:`
+//! prompt listing what may be typed), and commands are read one per line (`play 2`, `end`,
+//! `help`, `quit`). For scripts, and for terminals without full-screen support.
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::choice::resolve;
+use super::feed::Event;
+use super::keys::{parse_line, Command, HELP_LINES};
+use super::reconnect::Link;
+use super::session::AnySession;
+use crate::ViewTracker;
+
+/// How a plain-mode run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// The battle finished (the result was printed).
+    Finished,
+    /// The person quit (or input ended) before the end.
+    Quit,
+    /// The connection failed for good, or the server dropped us from the battle.
+    Lost(String),
+}
+
+/// Turns successive views into the lines plain mode prints.
+#[derive(Debug, Default)]
+pub struct PlainReporter {
+    last: Option<Value>,
+    prompted_seq: Option<u64>,
+}
+
+impl PlainReporter {
+    /// A reporter that has printed nothing yet.
+    pub fn new() -> PlainReporter {
+        PlainReporter::default()
+    }
+
+    /// The lines describing what changed since the last call (everything, the first time).
+    pub fn changes(&mut self, tracker: &ViewTracker) -> Vec<String> {
+        let Some(view) = tracker.view() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let prev = self.last.take();
+        if prev.is_none() {
+            let who = match tracker.seat() {
+                Some(seat) => format!("you are seat {seat}"),
+                None => "watching as a spectator".to_owned(),
+            };
+            out.push(format!(
+                "battle {} ({}): {who}",
+                tracker.battle_id(),
+                text(&view["ruleset"])
+            ));
+        }
+        let before = prev.as_ref();
+        if view["ruleset"] == "synergy" {
+            synergy_changes(before, view, &mut out);
+        } else {
+            generic_changes(before, view, &mut out);
+        }
+        if before.is_none_or(|b| b["status"] != view["status"]) {
+            out.push(format!("status: {}", text(&view["status"])));
+        }
+        if let Some(outcome) = tracker.outcome() {
+            if before.is_none_or(|b| b["outcome"].is_null()) {
+                out.push(result_line(view, outcome));
+            }
+        }
+        self.last = Some(view.clone());
+        out
+    }
+
+    /// The `your move:` line, once per view, when the seat must decide and no move of ours
+    /// is waiting for its answer.
+    pub fn prompt(&mut self, tracker: &ViewTracker, act_pending: bool) -> Option<String> {
+        if !tracker.my_turn() || act_pending || tracker.is_over() {
+            return None;
+        }
+        if self.prompted_seq.is_some() && self.prompted_seq == tracker.seq() {
+            return None;
+        }
+        self.prompted_seq = tracker.seq();
+        Some(prompt_line(tracker))
+    }
+
+    /// Make the next [`PlainReporter::prompt`] repeat itself (after a refused move).
+    pub fn reprompt(&mut self) {
+        self.prompted_seq = None;
+    }
+}
+
+fn synergy_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) {
+    let game = &view["game"];
+    let old_log = before.map_or(0, |b| b["game"]["log"].as_array().map_or(0, Vec::len));
+    if let Some(log) = game["log"].as_array() {
+        let start = if old_log <= log.len() { old_log } else { 0 };
+        out.extend(log[start..].iter().map(|l| format!("log: {}", text(l))));
+    }
+    for seat in 0..2 {
+        let side = &game["sides"][seat];
+        let old = before.map(|b| &b["game"]["sides"][seat]);
+        for (field, label) in [("hp", "hp"), ("score", "score")] {
+            if old.is_none_or(|o| o[field] != side[field]) {
+                let from = old.map(|o| format!("{} -> ", o[field])).unwrap_or_default();
+                out.push(format!(
+                    "{label}: {} {from}{}",
+                    text(&side["name"]),
+                    side[field]
+                ));
+            }
+        }
+    }
+    let turn_key = |v: &Value| {
+        (
+            v["game"]["round"].clone(),
+            v["game"]["state"].clone(),
+            v["game"]["active"].clone(),
+        )
+    };
+    if before.is_none_or(|b| turn_key(b) != turn_key(view)) {
+        let who = match game["active"].as_u64() {
+            Some(seat) => format!("{} to act", text(&game["sides"][seat as usize]["name"])),
+            None => "nobody to act".to_owned(),
+        };
+        out.push(format!(
+            "turn: round {}, state {}, {who}",
+            game["round"],
+            text(&game["state"])
+        ));
+    }
+}
+
+fn generic_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) {
+    match before {
+        None => out.push(format!("game: {}", view["game"])),
+        Some(b) => {
+            let ops = battle_protocol::json_patch::diff(&b["game"], &view["game"]);
+            for op in ops.0 {
+                out.push(format!(
+                    "change: {}",
+                    serde_json::to_string(&op).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    if before.is_none_or(|b| b["to_act"] != view["to_act"]) {
+        out.push(format!("to act: {}", view["to_act"]));
+    }
+}
+
+fn result_line(view: &Value, outcome: &Value) -> String {
+    let game = &view["game"];
+    let name = |seat: &Value| {
+        let seat = seat.as_u64().unwrap_or(0) as usize;
+        match game["sides"][seat]["name"].as_str() {
+            Some(n) => n.to_owned(),
+            None => format!("seat {seat}"),
+        }
+    };
+    let winners: Vec<String> = outcome["winners"]
+        .as_array()
+        .map(|w| w.iter().map(name).collect())
+        .unwrap_or_default();
+    let winners = if winners.is_empty() {
+        "a draw".to_owned()
+    } else {
+        format!("{} won", winners.join(" and "))
+    };
+    let scores = match game["result"]["final_scores"].as_array() {
+        Some(scores) => {
+            let parts: Vec<String> = scores
+                .iter()
+                .enumerate()
+                .map(|(seat, s)| format!("{} {s}", name(&Value::from(seat))))
+                .collect();
+            format!("; final score {}", parts.join(", "))
+        }
+        None => String::new(),
+    };
+    format!("result: {winners}{scores}; {}", text(&outcome["summary"]))
+}
+
+fn prompt_line(tracker: &ViewTracker) -> String {
+    let Some(view) = tracker.view() else {
+        return "your move:".to_owned();
+    };
+    let legal = tracker.legal_actions();
+    let mut options = Vec::new();
+    let mut detail = String::new();
+    if view["ruleset"] == "synergy" {
+        let seat = tracker.seat().unwrap_or(0);
+        let side = &view["game"]["sides"][seat];
+        let hand = side["hand"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        let cards: Vec<String> = hand
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let synergy = if c["synergy"] == true {
+                    ", synergy"
+                } else {
+                    ""
+                };
+                format!(
+                    "[{}] {} ({} {}, cost {}, value {}{synergy})",
+                    i + 1,
+                    text(&c["name"]),
+                    text(&c["sigil"]),
+                    text(&c["type"]),
+                    c["cost"],
+                    c["value"]
+                )
+            })
+            .collect();
+        detail = format!("energy {}; hand: {}; ", side["energy"], cards.join(" "));
+        for (i, c) in hand.iter().enumerate() {
+            if legal
+                .iter()
+                .any(|a| a["kind"] == "play_card" && a["card"] == c["id"])
+            {
+                options.push(format!("play {}", i + 1));
+            }
+        }
+    } else {
+        for (i, action) in legal.iter().enumerate() {
+            if action["kind"] != "end_turn" {
+                options.push(format!("play {} = {action}", i + 1));
+            }
+        }
+    }
+    if legal.iter().any(|a| a["kind"] == "end_turn") {
+        options.push("end".to_owned());
+    }
+    format!("your move: {detail}you may: {}", options.join(", "))
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Read stdin lines on a thread of their own; `None` arrives when input ends.
+pub fn stdin_lines() -> mpsc::Receiver<Option<String>> {
+    let (tx, rx) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.blocking_send(Some(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.blocking_send(None);
+    });
+    rx
+}
+
+/// Run plain mode: print changes to `out`, read commands from `input`, until the battle
+/// ends, the person quits, or the connection is lost for good. The session is left open;
+/// the caller quits it.
+pub async fn run(
+    session: &mut AnySession,
+    input: &mut mpsc::Receiver<Option<String>>,
+    out: &mut impl Write,
+) -> io::Result<Ending> {
+    let mut reporter = PlainReporter::new();
+    let mut input_open = true;
+    emit(out, reporter.changes(session.feed().tracker()))?;
+    loop {
+        let feed = session.feed();
+        if feed.tracker().is_over() {
+            return Ok(Ending::Finished);
+        }
+        if let Link::Failed(why) = feed.link() {
+            return Ok(Ending::Lost(why.clone()));
+        }
+        if let Some(line) = reporter.prompt(feed.tracker(), feed.act_pending()) {
+            emit(out, [line])?;
+        }
+        tokio::select! {
+            event = session.feed_mut().next_event() => {
+                let lines = match event {
+                    Event::Changed | Event::Resynced => reporter.changes(session.feed().tracker()),
+                    Event::Resyncing(why) => vec![format!("resync: {why}")],
+                    Event::Refused { code, message } => {
+                        reporter.reprompt();
+                        vec![format!("error: {message} ({code})")]
+                    }
+                    Event::Link(link) => vec![format!("connection: {}", link.describe())],
+                    Event::Left(reason) => {
+                        emit(out, [format!("left: {reason}")])?;
+                        return Ok(Ending::Lost(reason));
+                    }
+                    Event::Notice(n) => vec![format!("notice: {n}")],
+                };
+                emit(out, lines)?;
+            }
+            line = input.recv(), if input_open => {
+                let Some(Some(line)) = line else {
+                    input_open = false;
+                    if matches!(session, AnySession::Player(_)) {
+                        emit(out, ["input ended; quitting".to_owned()])?;
+                        return Ok(Ending::Quit);
+                    }
+                    continue;
+                };
+                match parse_line(&line) {
+                    Err(why) => emit(out, [format!("refused: {why}")])?,
+                    Ok(Command::Quit) => return Ok(Ending::Quit),
+                    Ok(Command::Help) => {
+                        reporter.reprompt();
+                        emit(out, HELP_LINES.iter().map(|l| format!("help: {l}")))?;
+                    }
+                    Ok(command) => {
+                        let line = act(session, command).await;
+                        if let Some(line) = line {
+                            reporter.reprompt();
+                            emit(out, [line])?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Send the action `command` stands for; `Some(words)` when it was refused here.
+async fn act(session: &mut AnySession, command: Command) -> Option<String> {
+    let AnySession::Player(player) = session else {
+        return Some("refused: spectators only watch".to_owned());
+    };
+    match resolve(player.feed().tracker(), command) {
+        Err(why) => Some(format!("refused: {why}")),
+        Ok(action) => match player.act(action).await {
+            Ok(_) => None,
+            Err(e) => Some(format!("error: {e}")),
+        },
+    }
+}
+
+fn emit(out: &mut impl Write, lines: impl IntoIterator<Item = String>) -> io::Result<()> {
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use battle_protocol::ServerMsg;
+    use serde_json::json;
+
+    fn view(hp: u64, log: Value, active: u64) -> Value {
+        json!({
+            "battle_id": "b", "ruleset": "synergy", "status": "playing", "seat": 0,
+            "to_act": [active], "legal": [{"kind": "play_card", "card": 2}, {"kind": "end_turn"}],
+            "outcome": null,
+            "game": {"round": 1, "state": "playerTurn", "active": active, "log": log,
+                "sides": [
+                    {"name": "Ann", "hp": 60, "score": 0, "energy": 3, "hand": [
+                        {"id": 2, "name": "Thorn Jab", "sigil": "Leaf", "type": "attack",
+                         "cost": 1, "value": 6, "synergy": true}]},
+                    {"name": "Bot", "hp": hp, "score": 0}
+                ]}
+        })
+    }
+
+    fn apply(t: &mut ViewTracker, seq: u64, view: Value) {
+        t.apply(&ServerMsg::Snapshot {
+            battle_id: "b".into(),
+            seq,
+            view,
+            req: None,
+        })
+        .expect("a snapshot of the tracked battle applies");
+    }
+
+    #[test]
+    fn reports_only_what_changed_and_prompts_once() {
+        let mut t = ViewTracker::new("b");
+        let mut r = PlainReporter::new();
+        apply(&mut t, 1, view(70, json!(["Battle begins."]), 0));
+        let first = r.changes(&t);
+        assert_eq!(first[0], "battle b (synergy): you are seat 0");
+        assert!(first.contains(&"log: Battle begins.".to_owned()));
+        assert!(first.contains(&"hp: Bot 70".to_owned()));
+        let prompt = r.prompt(&t, false).expect("our turn");
+        assert!(prompt.ends_with("you may: play 1, end"), "{prompt}");
+        assert!(prompt.contains("[1] Thorn Jab (Leaf attack, cost 1, value 6, synergy)"));
+        assert_eq!(r.prompt(&t, false), None, "once per view");
+        r.reprompt();
+        assert!(r.prompt(&t, true).is_none(), "not while a move is pending");
+
+        apply(
+            &mut t,
+            2,
+            view(64, json!(["Battle begins.", "Ann hits."]), 1),
+        );
+        assert_eq!(
+            r.changes(&t),
+            vec![
+                "log: Ann hits.".to_owned(),
+                "hp: Bot 70 -> 64".to_owned(),
+                "turn: round 1, state playerTurn, Bot to act".to_owned(),
+            ]
+        );
+        assert_eq!(r.prompt(&t, false), None, "not our turn");
+    }
+}

@@ -1,0 +1,155 @@
+//! The two kinds of session: [`PlayerSession`] holds a seat and can act;
+//! [`SpectatorSession`] watches and has no way to send an action at all. Both follow their
+//! battle through a [`BattleFeed`].
+
+use battle_protocol::{Req, Seat};
+use serde_json::Value;
+
+use super::feed::{BattleFeed, Entry};
+use super::reconnect::ReconnectPolicy;
+use super::SessionError;
+
+/// A seat in a battle: follows the battle and sends this seat's moves.
+#[derive(Debug)]
+pub struct PlayerSession {
+    feed: BattleFeed,
+    seat: Seat,
+    token: String,
+}
+
+impl PlayerSession {
+    /// Connect to `url` and take `seat` (or the first free seat) in `battle_id`.
+    pub async fn join(
+        url: &str,
+        battle_id: &str,
+        seat: Option<Seat>,
+        policy: ReconnectPolicy,
+    ) -> Result<PlayerSession, SessionError> {
+        Self::open(url, battle_id, Entry::Join(seat), policy).await
+    }
+
+    /// Connect to `url` and take back the seat that `token` belongs to.
+    pub async fn rejoin(
+        url: &str,
+        battle_id: &str,
+        token: &str,
+        policy: ReconnectPolicy,
+    ) -> Result<PlayerSession, SessionError> {
+        Self::open(url, battle_id, Entry::Rejoin(token.to_owned()), policy).await
+    }
+
+    async fn open(
+        url: &str,
+        battle_id: &str,
+        entry: Entry,
+        policy: ReconnectPolicy,
+    ) -> Result<PlayerSession, SessionError> {
+        let (feed, seating) = BattleFeed::open(url, battle_id, entry, policy).await?;
+        let Some((seat, token)) = seating else {
+            return Err(SessionError::Unexpected("joined without a seat".into()));
+        };
+        Ok(PlayerSession { feed, seat, token })
+    }
+
+    /// Our seat.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The seat's token: keep it to `rejoin`.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The battle feed (view, connection state, events).
+    pub fn feed(&self) -> &BattleFeed {
+        &self.feed
+    }
+
+    /// The battle feed, to wait for events.
+    pub fn feed_mut(&mut self) -> &mut BattleFeed {
+        &mut self.feed
+    }
+
+    /// Send `action` (one of the view's `legal` entries) for our seat. Returns the request
+    /// number; the answer arrives as an event (a change, or [`Event::Refused`]).
+    ///
+    /// [`Event::Refused`]: super::Event::Refused
+    pub async fn act(&mut self, action: Value) -> Result<Req, SessionError> {
+        self.feed.send_act(action).await
+    }
+
+    /// Leave the battle (the seat stays ours for `rejoin`) and close the connection.
+    pub async fn quit(self) {
+        self.feed.leave().await;
+    }
+}
+
+/// A spectator's session: follows a battle read-only. It deliberately has no method that
+/// sends an action.
+#[derive(Debug)]
+pub struct SpectatorSession {
+    feed: BattleFeed,
+}
+
+impl SpectatorSession {
+    /// Connect to `url` and watch `battle_id`.
+    pub async fn watch(
+        url: &str,
+        battle_id: &str,
+        policy: ReconnectPolicy,
+    ) -> Result<SpectatorSession, SessionError> {
+        let (feed, _) = BattleFeed::open(url, battle_id, Entry::Spectate, policy).await?;
+        Ok(SpectatorSession { feed })
+    }
+
+    /// The battle feed (view, connection state, events).
+    pub fn feed(&self) -> &BattleFeed {
+        &self.feed
+    }
+
+    /// The battle feed, to wait for events.
+    pub fn feed_mut(&mut self) -> &mut BattleFeed {
+        &mut self.feed
+    }
+
+    /// Stop watching and close the connection.
+    pub async fn quit(self) {
+        self.feed.leave().await;
+    }
+}
+
+/// Either kind of session, for front ends that serve both. Only the `Player` arm can act.
+#[derive(Debug)]
+pub enum AnySession {
+    /// A seat.
+    Player(PlayerSession),
+    /// A spectator.
+    Spectator(SpectatorSession),
+}
+
+impl AnySession {
+    /// The battle feed of either kind.
+    pub fn feed(&self) -> &BattleFeed {
+        match self {
+            AnySession::Player(s) => s.feed(),
+            AnySession::Spectator(s) => s.feed(),
+        }
+    }
+
+    /// The battle feed of either kind, to wait for events.
+    pub fn feed_mut(&mut self) -> &mut BattleFeed {
+        match self {
+            AnySession::Player(s) => s.feed_mut(),
+            AnySession::Spectator(s) => s.feed_mut(),
+        }
+    }
+
+    /// Leave and close.
+    pub async fn quit(self) {
+        match self {
+            AnySession::Player(s) => s.quit().await,
+            AnySession::Spectator(s) => s.quit().await,
+        }
+    }
+}
