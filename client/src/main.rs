@@ -108,7 +108,24 @@ struct WatchArgs {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    match run(Cli::parse()).await {
+        // Whoever reads our output has gone (`battle-client watch --plain | head`): stop
+        // quietly, as line tools do.
+        Err(err) if is_broken_pipe(&err) => Ok(ExitCode::SUCCESS),
+        other => other,
+    }
+}
+
+/// Whether `err` comes from writing to a closed pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let server = cli.server.as_str();
     let policy = ReconnectPolicy::default();
     match cli.command {
