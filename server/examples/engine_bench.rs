@@ -17,10 +17,8 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use std::io::Write as _;
-
 use battle_protocol::BattleStatus;
-use battle_server::battle::{diff_json, envelope_view};
+use battle_server::battle::{envelope_view, patch_frame};
 use battle_server::ruleset::{Ruleset, Viewer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -141,6 +139,8 @@ struct Live {
     id: String,
     viewers: Vec<Viewer>,
     seqs: Vec<u64>,
+    /// Log lines each viewer's frames have carried so far.
+    log_lens: Vec<usize>,
     views: Vec<Value>,
 }
 
@@ -169,6 +169,7 @@ fn pipeline(
         Some(Live {
             rng: ChaCha8Rng::seed_from_u64(seed),
             seqs: vec![1; viewers.len()],
+            log_lens: viewers.iter().map(|&v| game.log(v).len()).collect(),
             game,
             id,
             viewers,
@@ -205,13 +206,13 @@ fn pipeline(
                 let view = envelope_view(&b.id, status, &*b.game, viewer);
                 let m = Instant::now();
                 b.seqs[v] += 1;
-                // As the server does: the diff is written straight into the frame's JSON.
-                let mut text = Vec::with_capacity(512);
-                text.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
-                let _ = serde_json::to_writer(&mut text, &b.id);
-                let _ = write!(text, ",\"seq\":{},\"ops\":", b.seqs[v]);
-                diff_json(&b.views[v], &view, &mut text);
-                text.push(b'}');
+                // As an audience does: the diff and the new log lines are written straight
+                // into the frame's JSON.
+                let log = b.game.log(viewer);
+                let lines = (b.log_lens[v], &log[b.log_lens[v]..]);
+                let text = patch_frame(&b.id, b.seqs[v], None, (&b.views[v], &view), lines)
+                    .unwrap_or_default();
+                b.log_lens[v] = log.len();
                 let d = Instant::now();
                 let old = std::mem::replace(&mut b.views[v], view);
                 drop(old);

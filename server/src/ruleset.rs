@@ -116,8 +116,19 @@ pub trait Ruleset: Send + 'static {
         ))
     }
 
-    /// The whole view for `viewer`, holding nothing that viewer may not see.
+    /// The whole view for `viewer`, holding nothing that viewer may not see. A ruleset that
+    /// keeps a battle log through [`Ruleset::log`] leaves it out of this view.
     fn view(&self, viewer: Viewer) -> Value;
+
+    /// The battle log as `viewer` sees it: short sentences a player understands, oldest
+    /// first. It only ever grows: a line once shown is never changed or removed. The server
+    /// places it at `/game/log` of every view (so [`Ruleset::view`] must return an object
+    /// without a `log` key) and sends each new line once, instead of rebuilding and diffing
+    /// the whole log on every change.
+    fn log(&self, viewer: Viewer) -> &[String] {
+        let _ = viewer;
+        &[]
+    }
 
     /// The outcome, once the battle is over.
     fn outcome(&self) -> Option<Outcome>;

@@ -72,11 +72,11 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
     let mut previous: Vec<Value> = Vec::new();
     for step in 0.. {
         assert!(step <= limit, "{ctx}: no outcome after {limit} steps");
-        let views: Vec<Value> = viewers.iter().map(|&v| game.view(v)).collect();
+        let views: Vec<Value> = viewers.iter().map(|&v| seen_by(game.as_ref(), v)).collect();
         for (viewer, view) in viewers.iter().zip(&views) {
             assert_eq!(
                 view,
-                &twin.view(*viewer),
+                &seen_by(twin.as_ref(), *viewer),
                 "{ctx} step {step}: the replayed battle shows {viewer:?} something else"
             );
         }
@@ -142,6 +142,22 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
             .unwrap_or_else(|e| panic!("{ctx} step {step}: replay refused {action}: {e}"));
         previous = views;
     }
+}
+
+/// The ruleset's part of the view exactly as `viewer` receives it: [`Ruleset::view`] with
+/// [`Ruleset::log`] placed under `log`, as the server does.
+fn seen_by(game: &dyn Ruleset, viewer: Viewer) -> Value {
+    let mut view = game.view(viewer);
+    let log = game.log(viewer);
+    if let Value::Object(map) = &mut view {
+        assert!(
+            log.is_empty() || !map.contains_key("log"),
+            "a ruleset with a log() must leave `log` out of its view"
+        );
+        map.entry("log")
+            .or_insert_with(|| log.iter().cloned().map(Value::String).collect());
+    }
+    view
 }
 
 /// The log (where a view has one) only grows: what was there stays as it was.

@@ -229,7 +229,7 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        audience.send_snapshot(id, &from, None, || {
+        audience.send_snapshot(id, &from, None, game.log(viewer), || {
             envelope::build(id, status, game, viewer)
         });
         if status != BattleStatus::Finished {
@@ -310,7 +310,10 @@ impl BattleActor {
                 (Some((seat, req)), Viewer::Seat(mine)) if seat == mine => req,
                 _ => None,
             };
-            dropped.extend(audience.publish(id, req, || envelope::build(id, status, game, viewer)));
+            let log = game.log(viewer);
+            dropped.extend(
+                audience.publish(id, req, log, || envelope::build(id, status, game, viewer)),
+            );
         }
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
@@ -405,8 +408,9 @@ impl BattleActor {
         };
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
-        self.audiences[index]
-            .send_snapshot(id, from, req, || envelope::build(id, status, game, viewer));
+        self.audiences[index].send_snapshot(id, from, req, game.log(viewer), || {
+            envelope::build(id, status, game, viewer)
+        });
     }
 
     fn leave(&mut self, from: &Outbox, req: Option<Req>) {

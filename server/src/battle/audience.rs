@@ -3,15 +3,21 @@
 //! Per change, an audience builds its view once, diffs it against its last view once,
 //! serializes the message once and hands the same bytes to every member. Each member's
 //! outbox only ever gets `try_send`; a member that cannot keep up is dropped and closed.
+//!
+//! The ruleset's battle log ([`Ruleset::log`](crate::ruleset::Ruleset::log)) is not part of
+//! the stored view: it only grows, so the audience remembers how many lines it has sent,
+//! writes the new ones as `add` operations at `/game/log/N`, and splices the whole log into
+//! `/game/log` when it serializes a snapshot. Clients see one view either way.
 
 use std::io::Write as _;
 
-use battle_protocol::{Req, ServerMsg};
+use battle_protocol::Req;
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use super::diff::{diff, diff_json};
+use super::diff::diff_json;
 use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
 
@@ -21,8 +27,10 @@ pub struct Audience {
     viewer: Viewer,
     /// Number of the last view sent (patch or snapshot).
     seq: u64,
-    /// The view at `seq`; only kept current while someone is watching.
+    /// The view at `seq`, without the log; only kept current while someone is watching.
     view: Value,
+    /// How many log lines the view at `seq` holds.
+    log_len: usize,
     /// `view` no longer matches the battle (nobody was watching when it changed).
     stale: bool,
     /// Length of the last serialized snapshot, to notice patches larger than the view.
@@ -31,34 +39,105 @@ pub struct Audience {
 }
 
 /// A snapshot message serialized from borrowed parts (wire-identical to
-/// [`ServerMsg::Snapshot`]).
+/// `ServerMsg::Snapshot` of the view with its log in place).
 #[derive(Serialize)]
 struct SnapshotFrame<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     battle_id: &'a str,
     seq: u64,
-    view: &'a Value,
+    view: WithLog<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     req: Option<Req>,
 }
 
-/// The `patch` frame from `from` to `to`, wire-identical to [`ServerMsg::Patch`]'s, written in
-/// one pass while diffing (no intermediate `Patch`, no copies of the changed values). `None`
-/// when nothing changed and no `req` must be answered.
-fn patch_text(
+/// An envelope view serialized with the log placed at `/game/log`.
+struct WithLog<'a> {
+    view: &'a Value,
+    log: &'a [String],
+}
+
+impl Serialize for WithLog<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Value::Object(envelope) = self.view else {
+            return self.view.serialize(serializer);
+        };
+        let mut map = serializer.serialize_map(Some(envelope.len()))?;
+        for (key, value) in envelope {
+            match value {
+                Value::Object(game) if key == "game" && !game.contains_key("log") => map
+                    .serialize_entry(
+                        key,
+                        &GameWithLog {
+                            game,
+                            log: self.log,
+                        },
+                    )?,
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// The ruleset's view with a `log` entry, placed where a sorted map would keep it.
+struct GameWithLog<'a> {
+    game: &'a Map<String, Value>,
+    log: &'a [String],
+}
+
+impl Serialize for GameWithLog<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.game.len() + 1))?;
+        let mut placed = false;
+        for (key, value) in self.game {
+            if !placed && key.as_str() > "log" {
+                map.serialize_entry("log", self.log)?;
+                placed = true;
+            }
+            map.serialize_entry(key, value)?;
+        }
+        if !placed {
+            map.serialize_entry("log", self.log)?;
+        }
+        map.end()
+    }
+}
+
+/// The `patch` frame from `from` to `to` plus the log lines `new_lines` (the first of which
+/// goes at index `first_line`), wire-identical to `ServerMsg::Patch`'s, written in one pass
+/// while diffing (no intermediate `Patch`, no copies of the changed values). `None` when
+/// nothing changed and no `req` must be answered.
+pub fn patch_frame(
     battle_id: &str,
     seq: u64,
     req: Option<Req>,
-    from: &Value,
-    to: &Value,
+    (from, to): (&Value, &Value),
+    (first_line, new_lines): (usize, &[String]),
 ) -> Option<String> {
     let mut frame = Vec::with_capacity(512);
     frame.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
     // Writing a string or a number into a Vec cannot fail.
     let _ = serde_json::to_writer(&mut frame, battle_id);
     let _ = write!(frame, ",\"seq\":{seq},\"ops\":");
-    let count = diff_json(from, to, &mut frame);
+    let mut count = diff_json(from, to, &mut frame);
+    if !new_lines.is_empty() {
+        frame.pop(); // reopen the ops array diff_json closed
+        for (offset, line) in new_lines.iter().enumerate() {
+            if count > 0 {
+                frame.push(b',');
+            }
+            let _ = write!(
+                frame,
+                "{{\"op\":\"add\",\"path\":\"/game/log/{}\",\"value\":",
+                first_line + offset
+            );
+            let _ = serde_json::to_writer(&mut frame, line);
+            frame.push(b'}');
+            count += 1;
+        }
+        frame.push(b']');
+    }
     if count == 0 && req.is_none() {
         return None;
     }
@@ -66,19 +145,7 @@ fn patch_text(
         let _ = write!(frame, ",\"req\":{req}");
     }
     frame.push(b'}');
-    match String::from_utf8(frame) {
-        Ok(text) => Some(text),
-        // serde_json only writes UTF-8; should that ever change, fall back to the typed path.
-        Err(_) => Some(
-            ServerMsg::Patch {
-                battle_id: battle_id.to_string(),
-                seq,
-                ops: diff(from, to),
-                req,
-            }
-            .to_text(),
-        ),
-    }
+    Some(String::from_utf8(frame).expect("serde_json and the literals above only write UTF-8"))
 }
 
 impl Audience {
@@ -88,6 +155,7 @@ impl Audience {
             viewer,
             seq: 0,
             view: Value::Null,
+            log_len: 0,
             stale: true,
             snapshot_len: 0,
             members: Vec::new(),
@@ -133,33 +201,39 @@ impl Audience {
         std::mem::take(&mut self.members)
     }
 
-    /// Send `to` the whole current view. `current` builds the view if the audience's copy is
-    /// stale. Returns what happened to the frame.
+    /// Send `to` the whole current view, with `log` (the battle log as this audience sees
+    /// it). `current` builds the view if the audience's copy is stale. Returns what happened
+    /// to the frame.
     pub fn send_snapshot(
         &mut self,
         battle_id: &str,
         to: &Outbox,
         req: Option<Req>,
+        log: &[String],
         current: impl FnOnce() -> Value,
     ) -> Offer {
         if self.stale {
             let view = current();
-            if view != self.view {
+            if view != self.view || log.len() != self.log_len {
                 self.seq += 1;
                 self.view = view;
+                self.log_len = log.len();
             }
             self.stale = false;
         }
-        let text = self.snapshot_text(battle_id, req);
+        let text = self.snapshot_text(battle_id, req, log);
         to.offer(text)
     }
 
-    fn snapshot_text(&mut self, battle_id: &str, req: Option<Req>) -> Utf8Bytes {
+    fn snapshot_text(&mut self, battle_id: &str, req: Option<Req>, log: &[String]) -> Utf8Bytes {
         let frame = SnapshotFrame {
             kind: "snapshot",
             battle_id,
             seq: self.seq,
-            view: &self.view,
+            view: WithLog {
+                view: &self.view,
+                log: &log[..self.log_len.min(log.len())],
+            },
             req,
         };
         // A borrowed serde_json::Value and plain fields always serialize.
@@ -169,14 +243,15 @@ impl Audience {
     }
 
     /// The battle changed. With members present, bring the view up to date, and send every
-    /// member the patch (or a snapshot when the patch would be larger than the view). `req`
-    /// marks the patch that answers this audience's own action; such a patch is sent even
-    /// when the view did not change. Returns the members dropped because they were gone or
-    /// too slow.
+    /// member the patch (or a snapshot when the patch would be larger than the view). `log`
+    /// is the battle log as this audience sees it now. `req` marks the patch that answers
+    /// this audience's own action; such a patch is sent even when the view did not change.
+    /// Returns the members dropped because they were gone or too slow.
     pub fn publish(
         &mut self,
         battle_id: &str,
         req: Option<Req>,
+        log: &[String],
         current: impl FnOnce() -> Value,
     ) -> Vec<ConnId> {
         if self.members.is_empty() {
@@ -184,22 +259,26 @@ impl Audience {
             return Vec::new();
         }
         let view = current();
-        if self.stale {
-            // Defensive: members should have been given a snapshot when they were added. If
-            // not, a patch against a view they never saw would break their stream.
+        if self.stale || log.len() < self.log_len {
+            // Defensive: members should have been given a snapshot when they were added, and
+            // a log never shrinks. Otherwise a patch would not fit what members hold.
             self.stale = false;
             self.seq += 1;
             self.view = view;
-            let text = self.snapshot_text(battle_id, req);
+            self.log_len = log.len();
+            let text = self.snapshot_text(battle_id, req, log);
             return self.broadcast(text);
         }
-        let Some(patch) = patch_text(battle_id, self.seq + 1, req, &self.view, &view) else {
+        let views = (&self.view, &view);
+        let lines = (self.log_len, &log[self.log_len..]);
+        let Some(patch) = patch_frame(battle_id, self.seq + 1, req, views, lines) else {
             return Vec::new();
         };
         self.seq += 1;
         self.view = view;
+        self.log_len = log.len();
         let text = if patch.len() > self.snapshot_len {
-            let snapshot = self.snapshot_text(battle_id, req);
+            let snapshot = self.snapshot_text(battle_id, req, log);
             if snapshot.len() < patch.len() {
                 snapshot
             } else {
@@ -228,7 +307,8 @@ impl Audience {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::json_patch;
+    use crate::battle::diff::diff;
+    use battle_protocol::{json_patch, ServerMsg};
     use serde_json::json;
     use tokio_tungstenite::tungstenite::Message;
 
@@ -240,31 +320,39 @@ mod tests {
     }
 
     #[test]
-    fn snapshot_then_patches_reproduce_the_view() {
+    fn snapshot_then_patches_reproduce_the_view_and_the_log() {
         let mut audience = Audience::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
         // Large enough that a small patch is cheaper than a snapshot.
         let rules = "x".repeat(300);
+        let log: Vec<String> = vec!["start".into(), "hit for 3".into(), "block 2".into()];
         audience.send_snapshot(
             "b",
             &member,
             None,
-            || json!({"hp": 10, "log": ["start"], "rules": rules}),
+            &log[..1],
+            || json!({"game": {"hp": 10, "rules": rules}}),
         );
         audience.publish(
             "b",
             None,
-            || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}),
+            &log[..3],
+            || json!({"game": {"hp": 7, "rules": rules}}),
         );
         audience.publish(
             "b",
             None,
-            || json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules}),
+            &log[..3],
+            || json!({"game": {"hp": 7, "rules": rules}}),
         );
         let mut view = match parse(rx.try_recv().expect("snapshot queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 1);
+                assert_eq!(
+                    view,
+                    json!({"game": {"hp": 10, "log": ["start"], "rules": rules}})
+                );
                 view
             }
             other => panic!("expected snapshot, got {other:?}"),
@@ -272,15 +360,59 @@ mod tests {
         match parse(rx.try_recv().expect("patch queued")) {
             ServerMsg::Patch { seq, ops, .. } => {
                 assert_eq!(seq, 2);
+                let paths: Vec<String> = ops.0.iter().map(|op| op.path().to_string()).collect();
+                assert_eq!(paths, ["/game/hp", "/game/log/1", "/game/log/2"]);
                 json_patch::patch(&mut view, &ops).expect("patch applies");
             }
             other => panic!("expected patch, got {other:?}"),
         }
-        assert_eq!(
-            view,
-            json!({"hp": 7, "log": ["start", "hit for 3"], "rules": rules})
-        );
+        assert_eq!(view, json!({"game": {"hp": 7, "log": log, "rules": rules}}));
         assert!(rx.try_recv().is_err(), "an unchanged view sends nothing");
+    }
+
+    #[test]
+    fn a_new_log_line_alone_is_a_patch() {
+        let mut audience = Audience::new(Viewer::Spectator);
+        let (member, mut rx, _) = Outbox::new(8);
+        audience.add(member.clone());
+        let pad = "x".repeat(300);
+        let log: Vec<String> = vec!["one".into(), "two".into()];
+        audience.send_snapshot(
+            "b",
+            &member,
+            None,
+            &log[..1],
+            || json!({"game": {"pad": pad}}),
+        );
+        let _ = rx.try_recv();
+        audience.publish("b", None, &log, || json!({"game": {"pad": pad}}));
+        match parse(rx.try_recv().expect("patch queued")) {
+            ServerMsg::Patch { seq, ops, .. } => {
+                assert_eq!(seq, 2);
+                assert_eq!(
+                    serde_json::to_value(&ops).expect("patches serialize"),
+                    json!([{"op": "add", "path": "/game/log/1", "value": "two"}])
+                );
+            }
+            other => panic!("expected patch, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_shrinking_log_resets_members_with_a_snapshot() {
+        let mut audience = Audience::new(Viewer::Spectator);
+        let (member, mut rx, _) = Outbox::new(8);
+        audience.add(member.clone());
+        let log: Vec<String> = vec!["one".into(), "two".into()];
+        audience.send_snapshot("b", &member, None, &log, || json!({"game": {}}));
+        let _ = rx.try_recv();
+        audience.publish("b", None, &log[..1], || json!({"game": {}}));
+        match parse(rx.try_recv().expect("queued")) {
+            ServerMsg::Snapshot { seq, view, .. } => {
+                assert_eq!((seq, view), (2, json!({"game": {"log": ["one"]}})));
+            }
+            other => panic!("expected snapshot, got {other:?}"),
+        }
     }
 
     #[test]
@@ -288,9 +420,9 @@ mod tests {
         let mut audience = Audience::new(Viewer::Seat(0));
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, || json!({"a": 1}));
+        audience.send_snapshot("b", &member, None, &[], || json!({"a": 1}));
         let _ = rx.try_recv();
-        audience.publish("b", Some(42), || json!({"a": 1}));
+        audience.publish("b", Some(42), &[], || json!({"a": 1}));
         match parse(rx.try_recv().expect("answer queued")) {
             ServerMsg::Patch { seq, ops, req, .. } => {
                 assert_eq!((seq, ops.0.len(), req), (2, 0, Some(42)));
@@ -304,9 +436,9 @@ mod tests {
         let mut audience = Audience::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, || json!({"a": [1, 2, 3, 4, 5, 6]}));
+        audience.send_snapshot("b", &member, None, &[], || json!({"a": [1, 2, 3, 4, 5, 6]}));
         let _ = rx.try_recv();
-        audience.publish("b", None, || json!({"b": [7, 8, 9, 10, 11, 12]}));
+        audience.publish("b", None, &[], || json!({"b": [7, 8, 9, 10, 11, 12]}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 2);
@@ -323,13 +455,15 @@ mod tests {
         let (fast, mut fast_rx, _) = Outbox::new(64);
         audience.add(slow.clone());
         audience.add(fast.clone());
-        audience.send_snapshot("b", &slow, None, || json!({"n": 0}));
-        audience.send_snapshot("b", &fast, None, || json!({"n": 0}));
-        let dropped = audience.publish("b", None, || json!({"n": 1}));
+        audience.send_snapshot("b", &slow, None, &[], || json!({"n": 0}));
+        audience.send_snapshot("b", &fast, None, &[], || json!({"n": 0}));
+        let dropped = audience.publish("b", None, &[], || json!({"n": 1}));
         assert_eq!(dropped, vec![slow.id()]);
         assert_eq!(audience.len(), 1);
         for n in 2..10 {
-            assert!(audience.publish("b", None, || json!({"n": n})).is_empty());
+            assert!(audience
+                .publish("b", None, &[], || json!({"n": n}))
+                .is_empty());
         }
         assert_eq!(std::iter::from_fn(|| fast_rx.try_recv().ok()).count(), 10);
     }
@@ -338,11 +472,11 @@ mod tests {
     fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
         let mut audience = Audience::new(Viewer::Spectator);
         assert!(audience
-            .publish("b", None, || unreachable!("nobody watches"))
+            .publish("b", None, &[], || unreachable!("nobody watches"))
             .is_empty());
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, || json!({"n": 5}));
+        audience.send_snapshot("b", &member, None, &[], || json!({"n": 5}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (1, json!({"n": 5}))),
             other => panic!("expected snapshot, got {other:?}"),
@@ -354,7 +488,7 @@ mod tests {
         let from = json!({"a": [1, 2, 3], "b": {"c": "x\"y"}, "d/e": null});
         let to = json!({"a": [2, 3, 4], "b": {"c": "z", "f": [true]}, "g~h": 1.5});
         for req in [None, Some(7)] {
-            let text = patch_text("b\"1", 4, req, &from, &to).expect("a change");
+            let text = patch_frame("b\"1", 4, req, (&from, &to), (0, &[])).expect("a change");
             let owned = ServerMsg::Patch {
                 battle_id: "b\"1".into(),
                 seq: 4,
@@ -363,8 +497,27 @@ mod tests {
             };
             assert_eq!(text, owned.to_text());
         }
-        assert_eq!(patch_text("b", 2, None, &from, &from), None);
-        let answer = patch_text("b", 2, Some(3), &from, &from).expect("answers req");
+        let lines = ["said \"hi\"".to_string()];
+        let with_line = patch_frame("b", 4, None, (&from, &to), (5, &lines)).expect("a change");
+        let mut ops = diff(&from, &to);
+        ops.0.push(
+            serde_json::from_value(json!({"op": "add", "path": "/game/log/5", "value": lines[0]}))
+                .expect("a valid operation"),
+        );
+        let owned = ServerMsg::Patch {
+            battle_id: "b".into(),
+            seq: 4,
+            ops,
+            req: None,
+        };
+        assert_eq!(with_line, owned.to_text());
+        let only_line = patch_frame("b", 4, None, (&from, &from), (0, &lines)).expect("a line");
+        assert!(
+            only_line.contains(r#""ops":[{"op":"add","path":"/game/log/0""#),
+            "{only_line}"
+        );
+        assert_eq!(patch_frame("b", 2, None, (&from, &from), (0, &[])), None);
+        let answer = patch_frame("b", 2, Some(3), (&from, &from), (0, &[])).expect("answers req");
         assert_eq!(
             answer,
             r#"{"type":"patch","battle_id":"b","seq":2,"ops":[],"req":3}"#
@@ -374,14 +527,16 @@ mod tests {
     #[test]
     fn borrowed_snapshot_is_wire_identical() {
         let mut audience = Audience::new(Viewer::Spectator);
-        audience.view = json!({"x": [1, {"y": "z"}]});
+        audience.view = json!({"game": {"a": 1, "z": [2]}, "x": [1, {"y": "z"}]});
         audience.seq = 9;
+        audience.log_len = 1;
         audience.stale = false;
-        let text = audience.snapshot_text("b1", Some(3));
+        let log = ["first".to_string(), "not yet sent".to_string()];
+        let text = audience.snapshot_text("b1", Some(3), &log);
         let owned = ServerMsg::Snapshot {
             battle_id: "b1".into(),
             seq: 9,
-            view: json!({"x": [1, {"y": "z"}]}),
+            view: json!({"game": {"a": 1, "log": ["first"], "z": [2]}, "x": [1, {"y": "z"}]}),
             req: Some(3),
         };
         assert_eq!(text.as_str(), owned.to_text());

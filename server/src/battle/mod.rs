@@ -20,6 +20,8 @@ pub use handle::BattleHandle;
 pub use input_log::{replay, Input, InputLog};
 
 /// The per-audience view pipeline, public for the engine micro-benchmark
-/// (`server/examples/engine_bench.rs`): build a viewer's envelope view, diff two views.
+/// (`server/examples/engine_bench.rs`): build a viewer's envelope view, diff two views,
+/// write the patch frame (log lines included) as an audience does.
+pub use audience::patch_frame;
 pub use diff::{diff, diff_json};
 pub use envelope::build as envelope_view;

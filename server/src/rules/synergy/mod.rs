@@ -103,6 +103,11 @@ impl Ruleset for Battle {
         self.view_for(viewer)
     }
 
+    /// Every line of the synergy log is public: the same for every viewer.
+    fn log(&self, _viewer: Viewer) -> &[String] {
+        &self.log
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.result.as_ref().map(|result| Outcome {
             winners: result.winner.into_iter().collect(),

@@ -104,9 +104,8 @@ static SIDE: Shape<14> = Shape::new([
 
 static SIGILS: Shape<4> = Shape::new(["Flame", "Gear", "Leaf", "Void"]);
 
-static BATTLE: Shape<8> = Shape::new([
+static BATTLE: Shape<7> = Shape::new([
     "active",
-    "log",
     "mode",
     "result",
     "round",
@@ -189,7 +188,6 @@ impl Battle {
         };
         BATTLE.fill([
             self.active_seat().into(),
-            Value::Array(self.log.iter().cloned().map(Value::String).collect()),
             self.mode.as_str().into(),
             result,
             self.round.into(),
