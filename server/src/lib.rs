@@ -6,6 +6,7 @@
 pub mod battle;
 pub mod config;
 pub mod connection;
+pub mod json_shape;
 pub mod lobby;
 pub mod rules;
 pub mod ruleset;

@@ -3,15 +3,15 @@
 //! Every ruleset's view travels inside the same envelope, so a generic client finds the
 //! battle status, whose decision is awaited and its own legal actions in one place.
 
-use std::sync::OnceLock;
-
 use battle_protocol::BattleStatus;
 use serde_json::{Map, Value};
 
+use crate::json_shape::Shape;
 use crate::ruleset::{Ruleset, Viewer};
 
-/// The envelope's keys in the order a JSON map keeps them (sorted).
-const KEYS: [&str; 8] = [
+/// The envelope's keys. Filling a cached template moves the ruleset's view in; the `json!`
+/// macro would serialize it into a fresh `Value`, a deep copy of the whole view.
+static ENVELOPE: Shape<8> = Shape::new([
     "battle_id",
     "game",
     "legal",
@@ -20,15 +20,7 @@ const KEYS: [&str; 8] = [
     "seat",
     "status",
     "to_act",
-];
-
-/// An envelope with every key and null values. Each view clones it and fills the values in
-/// key order: no key lookups, and the ruleset's view is moved in rather than copied (the
-/// `json!` macro would serialize it into a fresh `Value`, a deep copy of the whole view).
-fn template() -> &'static Map<String, Value> {
-    static TEMPLATE: OnceLock<Map<String, Value>> = OnceLock::new();
-    TEMPLATE.get_or_init(|| KEYS.iter().map(|k| (k.to_string(), Value::Null)).collect())
-}
+]);
 
 /// Build `viewer`'s whole view of the battle.
 pub fn build(battle_id: &str, status: BattleStatus, game: &dyn Ruleset, viewer: Viewer) -> Value {
@@ -67,18 +59,7 @@ pub fn build(battle_id: &str, status: BattleStatus, game: &dyn Ruleset, viewer: 
         Value::from(status),
         game.to_act().into_iter().map(Value::from).collect(),
     ];
-    let mut map = template().clone();
-    if map.keys().map(String::as_str).eq(KEYS) {
-        for (slot, value) in map.values_mut().zip(values) {
-            *slot = value;
-        }
-    } else {
-        // A map that keeps insertion order differently: fall back to keyed inserts.
-        for (key, value) in KEYS.iter().zip(values) {
-            map.insert(key.to_string(), value);
-        }
-    }
-    Value::Object(map)
+    ENVELOPE.fill(values)
 }
 
 #[cfg(test)]
@@ -104,7 +85,19 @@ mod tests {
             assert_eq!(view["legal"], json!([]));
             assert!(view["game"].is_object());
             let keys: Vec<&String> = view.as_object().expect("object").keys().collect();
-            assert_eq!(keys, KEYS);
+            assert_eq!(
+                keys,
+                [
+                    "battle_id",
+                    "game",
+                    "legal",
+                    "outcome",
+                    "ruleset",
+                    "seat",
+                    "status",
+                    "to_act"
+                ]
+            );
         }
     }
 }

@@ -2,8 +2,6 @@
 //! only counts; the log names no card that a viewer cannot see. Keys are stable and the log
 //! only grows, so successive views diff into small patches.
 
-use std::sync::OnceLock;
-
 use serde_json::Value;
 
 use super::cards::Sigil;
@@ -11,74 +9,12 @@ use super::deck::Card;
 use super::side::Side;
 use super::state::Battle;
 use super::ROUND_LIMIT;
+use crate::json_shape::Shape;
 use crate::ruleset::Viewer;
 
 /// A JSON object from `(key, value)` pairs.
 pub(super) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-}
-
-/// A JSON object with fixed keys, listed in sorted order. Views are built many times per
-/// action, so each object is a clone of a cached template whose values are then filled in key
-/// order; that is several times cheaper than building the map key by key.
-struct Shape<const N: usize> {
-    keys: [&'static str; N],
-    template: OnceLock<Value>,
-}
-
-/// Whether `keys` are in strictly ascending byte order (the order a JSON map keeps them).
-const fn sorted(keys: &[&str]) -> bool {
-    let mut i = 1;
-    while i < keys.len() {
-        let (a, b) = (keys[i - 1].as_bytes(), keys[i].as_bytes());
-        let mut j = 0;
-        loop {
-            if j == a.len() || j == b.len() {
-                if a.len() >= b.len() {
-                    return false;
-                }
-                break;
-            }
-            if a[j] != b[j] {
-                if a[j] > b[j] {
-                    return false;
-                }
-                break;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    true
-}
-
-impl<const N: usize> Shape<N> {
-    const fn new(keys: [&'static str; N]) -> Shape<N> {
-        assert!(sorted(&keys), "shape keys must be listed in sorted order");
-        Shape {
-            keys,
-            template: OnceLock::new(),
-        }
-    }
-
-    /// The object with `values`, given in the same order as the keys.
-    fn fill(&self, values: [Value; N]) -> Value {
-        let template = self.template.get_or_init(|| {
-            Value::Object(
-                self.keys
-                    .iter()
-                    .map(|k| (k.to_string(), Value::Null))
-                    .collect(),
-            )
-        });
-        let mut out = template.clone();
-        if let Value::Object(map) = &mut out {
-            for (slot, value) in map.values_mut().zip(values) {
-                *slot = value;
-            }
-        }
-        out
-    }
 }
 
 static CARD: Shape<8> = Shape::new([
