@@ -52,6 +52,11 @@ impl<const N: usize> Shape<N> {
         }
     }
 
+    /// The keys, in order.
+    pub fn keys(&self) -> &[&'static str] {
+        &self.keys
+    }
+
     /// The object with `values`, given in the same order as the keys.
     pub fn fill(&self, values: [Value; N]) -> Value {
         let template = self.template.get_or_init(|| {

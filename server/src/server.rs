@@ -1,7 +1,6 @@
 //! Listening for connections and running the server until it is shut down.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -15,7 +14,6 @@ use crate::lobby::Lobby;
 pub struct RunningServer {
     /// The address it listens on (with the real port when port 0 was asked for).
     pub addr: SocketAddr,
-    lobby: Arc<Lobby>,
     stop: oneshot::Sender<()>,
     task: JoinHandle<()>,
 }
@@ -26,22 +24,10 @@ impl RunningServer {
         format!("ws://{}", self.addr)
     }
 
-    /// How many battles are alive.
-    pub fn battle_count(&self) -> usize {
-        self.lobby.len()
-    }
-
     /// Stop accepting connections.
     pub async fn shutdown(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
-    }
-
-    /// Run until the accept loop ends (it only ends on shutdown or a listener failure).
-    pub async fn wait(self) {
-        let RunningServer { task, stop, .. } = self;
-        let _keep_running = stop;
-        let _ = task.await;
     }
 }
 
@@ -51,14 +37,13 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
     let addr = listener.local_addr()?;
     let lobby = Lobby::new(config);
     let (stop, mut stopped) = oneshot::channel();
-    let accept_lobby = lobby.clone();
     let task = tokio::spawn(async move {
         loop {
             tokio::select! {
                 _ = &mut stopped => break,
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _)) => {
-                        tokio::spawn(connection::serve(stream, accept_lobby.clone()));
+                        tokio::spawn(connection::serve(stream, lobby.clone()));
                     }
                     Err(err) => {
                         // Usually out of file descriptors: back off instead of spinning.
@@ -70,10 +55,5 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
         }
     });
     tracing::info!(%addr, "listening");
-    Ok(RunningServer {
-        addr,
-        lobby,
-        stop,
-        task,
-    })
+    Ok(RunningServer { addr, stop, task })
 }

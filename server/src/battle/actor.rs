@@ -515,9 +515,4 @@ impl BattleActor {
         let index = self.audience_index(viewer);
         &mut self.audiences[index]
     }
-
-    /// The input log so far (for replays and, later, durable storage).
-    pub fn input_log(&self) -> &InputLog {
-        &self.log
-    }
 }

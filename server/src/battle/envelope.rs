@@ -85,19 +85,7 @@ mod tests {
             assert_eq!(view["legal"], json!([]));
             assert!(view["game"].is_object());
             let keys: Vec<&String> = view.as_object().expect("object").keys().collect();
-            assert_eq!(
-                keys,
-                [
-                    "battle_id",
-                    "game",
-                    "legal",
-                    "outcome",
-                    "ruleset",
-                    "seat",
-                    "status",
-                    "to_act"
-                ]
-            );
+            assert_eq!(keys, ENVELOPE.keys());
         }
     }
 }

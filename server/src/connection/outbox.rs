@@ -132,11 +132,6 @@ impl Outbox {
     pub fn close(&self, code: CloseCode, reason: &str) {
         self.close.close(code, reason);
     }
-
-    /// Whether the writer has gone away.
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
-    }
 }
 
 #[cfg(test)]
@@ -156,6 +151,5 @@ mod tests {
         assert_eq!(rx.recv().await, Some(Message::Text("a".into())));
         drop(rx);
         assert_eq!(outbox.offer("c".into()), Offer::Closed);
-        assert!(outbox.is_closed());
     }
 }
