@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use battle_protocol::BattleStatus;
 use battle_server::battle::{envelope_view, patch_frame};
 use battle_server::ruleset::{Ruleset, Viewer};
+use battle_server::view_value::ViewValue;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -141,7 +142,7 @@ struct Live {
     seqs: Vec<u64>,
     /// Log lines each viewer's frames have carried so far.
     log_lens: Vec<usize>,
-    views: Vec<Value>,
+    views: Vec<ViewValue>,
 }
 
 type Build = fn(&Value, u64) -> Result<Box<dyn Ruleset>, battle_server::ruleset::OptionsError>;

@@ -6,11 +6,11 @@
 pub mod battle;
 pub mod config;
 pub mod connection;
-pub mod json_shape;
 pub mod lobby;
 pub mod rules;
 pub mod ruleset;
 pub mod server;
+pub mod view_value;
 
 pub use config::Config;
 pub use server::{start, RunningServer};

@@ -9,6 +9,8 @@ use battle_protocol::{ErrorCode, Seat};
 use serde_json::Value;
 use thiserror::Error;
 
+pub use crate::view_value::ViewValue;
+
 /// Who a view is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Viewer {
@@ -92,6 +94,18 @@ pub trait Ruleset: Send + 'static {
     /// the seat has nothing to decide.
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
 
+    /// [`Ruleset::legal_actions`] as the list shown at `/legal` of `seat`'s view. It is
+    /// rebuilt after every change, so a ruleset may build it directly instead of converting
+    /// the JSON actions; it must hold exactly those actions, in the same order.
+    fn legal_view(&self, seat: Seat) -> ViewValue {
+        ViewValue::List(
+            self.legal_actions(seat)
+                .iter()
+                .map(ViewValue::from)
+                .collect(),
+        )
+    }
+
     /// Apply one action by `seat`. On error the state is exactly as before.
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError>;
 
@@ -117,8 +131,9 @@ pub trait Ruleset: Send + 'static {
     }
 
     /// The whole view for `viewer`, holding nothing that viewer may not see. A ruleset that
-    /// keeps a battle log through [`Ruleset::log`] leaves it out of this view.
-    fn view(&self, viewer: Viewer) -> Value;
+    /// keeps a battle log through [`Ruleset::log`] leaves it out of this view. It is rebuilt
+    /// for every audience after every change, hence [`ViewValue`] rather than a JSON tree.
+    fn view(&self, viewer: Viewer) -> ViewValue;
 
     /// The battle log as `viewer` sees it: short sentences a player understands, oldest
     /// first. It only ever grows: a line once shown is never changed or removed. The server

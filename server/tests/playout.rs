@@ -115,6 +115,11 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
             !legal.is_empty(),
             "{ctx} step {step}: seat {seat} must act but has no action"
         );
+        assert_eq!(
+            game.legal_view(seat).to_value(),
+            Value::Array(legal.clone()),
+            "{ctx} step {step}: the view's legal actions are not the legal actions"
+        );
         let action = legal[rng.random_range(0..legal.len())].clone();
         if let Some(ai) = game.ai_action(seat) {
             assert!(
@@ -147,7 +152,7 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
 /// The ruleset's part of the view exactly as `viewer` receives it: [`Ruleset::view`] with
 /// [`Ruleset::log`] placed under `log`, as the server does.
 fn seen_by(game: &dyn Ruleset, viewer: Viewer) -> Value {
-    let mut view = game.view(viewer);
+    let mut view = game.view(viewer).to_value();
     let log = game.log(viewer);
     if let Value::Object(map) = &mut view {
         assert!(

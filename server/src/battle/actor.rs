@@ -25,6 +25,7 @@ use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::ruleset::{RuleError, Ruleset, Viewer};
+use crate::view_value::ViewValue;
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -102,8 +103,9 @@ pub fn prepare(
         summary_dirty: false,
     };
     if actor.seats.all_filled() {
+        let before = actor.views_now();
         actor.status = BattleStatus::Playing;
-        actor.after_change(None);
+        actor.after_change(None, before);
     }
     actor.summary = actor.build_summary();
     let summary = actor.summary.clone();
@@ -165,9 +167,10 @@ impl BattleActor {
         self.audience_mut(Viewer::Spectator).remove(from.id());
         self.seats.attach(seat, from.clone());
         if self.status == BattleStatus::Waiting && self.seats.all_filled() {
+            let before = self.views_now();
             self.status = BattleStatus::Playing;
             tracing::info!(battle = %self.id, "battle starts");
-            self.after_change(None);
+            self.after_change(None, before);
         }
         from.offer_msg(&ServerMsg::Joined {
             battle_id: self.id.clone(),
@@ -229,9 +232,8 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        audience.send_snapshot(id, &from, None, game.log(viewer), || {
-            envelope::build(id, status, game, viewer)
-        });
+        let view = envelope::build(id, status, game, viewer);
+        audience.send_snapshot(id, &from, None, game.log(viewer), &view);
         if status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
@@ -281,39 +283,56 @@ impl BattleActor {
             }
             BattleStatus::Playing => {}
         }
+        let before = self.views_now();
         self.game
             .apply(seat, &action)
             .map_err(|err: RuleError| (err.code(), err.to_string()))?;
-        self.log.inputs.push(Input::Act { seat, action });
-        self.after_change(Some((seat, req)));
+        self.log.inputs.push(Input::act(seat, &action));
+        self.after_change(Some((seat, req)), before);
         Ok(())
     }
 
+    /// Each audience's view as its members hold it now (`None` where nobody watches), taken
+    /// just before a change: the change is then sent as the patch from it. Building it again
+    /// costs less than keeping every audience's last view between changes, which would also
+    /// have to be walked cold from memory when a thousand battles take turns.
+    fn views_now(&self) -> Vec<Option<ViewValue>> {
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        self.audiences
+            .iter()
+            .map(|audience| {
+                (!audience.is_empty()).then(|| envelope::build(id, status, game, audience.viewer()))
+            })
+            .collect()
+    }
+
     /// After the game changed: settle the status, broadcast, and plan the next bot move.
-    fn after_change(&mut self, acted: Option<(Seat, Option<Req>)>) {
+    /// `before` is [`BattleActor::views_now`] from just before the change.
+    fn after_change(&mut self, acted: Option<(Seat, Option<Req>)>, before: Vec<Option<ViewValue>>) {
         if self.status == BattleStatus::Playing && self.game.outcome().is_some() {
             self.status = BattleStatus::Finished;
             self.summary_dirty = true;
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
-        self.publish(acted);
+        self.publish(acted, &before);
         self.plan_step();
     }
 
-    fn publish(&mut self, acted: Option<(Seat, Option<Req>)>) {
+    fn publish(&mut self, acted: Option<(Seat, Option<Req>)>, before: &[Option<ViewValue>]) {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let mut dropped: Vec<ConnId> = Vec::new();
-        for audience in &mut self.audiences {
+        for (index, audience) in self.audiences.iter_mut().enumerate() {
             let viewer = audience.viewer();
             let req = match (acted, viewer) {
                 (Some((seat, req)), Viewer::Seat(mine)) if seat == mine => req,
                 _ => None,
             };
             let log = game.log(viewer);
-            dropped.extend(
-                audience.publish(id, req, log, || envelope::build(id, status, game, viewer)),
-            );
+            let before = before.get(index).and_then(Option::as_ref);
+            dropped.extend(audience.publish(id, req, log, before, || {
+                envelope::build(id, status, game, viewer)
+            }));
         }
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
@@ -357,10 +376,11 @@ impl BattleActor {
     fn step(&mut self) {
         self.step_at = None;
         if self.game.next_tick().is_some() {
+            let before = self.views_now();
             match self.game.advance() {
                 Ok(()) => {
                     self.log.inputs.push(Input::Advance);
-                    self.after_change(None);
+                    self.after_change(None, before);
                 }
                 Err(err) => tracing::error!(battle = %self.id, %err, "engine step refused"),
             }
@@ -408,9 +428,8 @@ impl BattleActor {
         };
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
-        self.audiences[index].send_snapshot(id, from, req, game.log(viewer), || {
-            envelope::build(id, status, game, viewer)
-        });
+        let view = envelope::build(id, status, game, viewer);
+        self.audiences[index].send_snapshot(id, from, req, game.log(viewer), &view);
     }
 
     fn leave(&mut self, from: &Outbox, req: Option<Req>) {

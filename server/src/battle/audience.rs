@@ -12,14 +12,12 @@
 use std::io::Write as _;
 
 use battle_protocol::Req;
-use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
-use serde_json::{Map, Value};
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::diff::diff_json;
 use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
+use crate::view_value::{write_str, ViewValue};
 
 /// One audience of one battle.
 #[derive(Debug)]
@@ -27,81 +25,71 @@ pub struct Audience {
     viewer: Viewer,
     /// Number of the last view sent (patch or snapshot).
     seq: u64,
-    /// The view at `seq`, without the log; only kept current while someone is watching.
-    view: Value,
     /// How many log lines the view at `seq` holds.
     log_len: usize,
-    /// `view` no longer matches the battle (nobody was watching when it changed).
+    /// The battle changed while nobody was watching: the next member starts a new `seq`.
     stale: bool,
     /// Length of the last serialized snapshot, to notice patches larger than the view.
     snapshot_len: usize,
     members: Vec<Outbox>,
 }
 
-/// A snapshot message serialized from borrowed parts (wire-identical to
-/// `ServerMsg::Snapshot` of the view with its log in place).
-#[derive(Serialize)]
-struct SnapshotFrame<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    battle_id: &'a str,
-    seq: u64,
-    view: WithLog<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    req: Option<Req>,
-}
-
-/// An envelope view serialized with the log placed at `/game/log`.
-struct WithLog<'a> {
-    view: &'a Value,
-    log: &'a [String],
-}
-
-impl Serialize for WithLog<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Value::Object(envelope) = self.view else {
-            return self.view.serialize(serializer);
-        };
-        let mut map = serializer.serialize_map(Some(envelope.len()))?;
-        for (key, value) in envelope {
-            match value {
-                Value::Object(game) if key == "game" && !game.contains_key("log") => map
-                    .serialize_entry(
-                        key,
-                        &GameWithLog {
-                            game,
-                            log: self.log,
-                        },
-                    )?,
-                _ => map.serialize_entry(key, value)?,
+/// Append the envelope `view` as JSON with `log` placed at `/game/log`, where a sorted map
+/// would keep it (wire-identical to the view with its log in place).
+fn write_with_log(view: &ViewValue, log: &[String], out: &mut Vec<u8>) {
+    let ViewValue::Object(envelope) = view else {
+        return view.write_json(out);
+    };
+    out.push(b'{');
+    for (i, (key, value)) in envelope.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, key);
+        out.push(b':');
+        match value {
+            ViewValue::Object(game) if key == "game" && !game.iter().any(|(k, _)| k == "log") => {
+                out.push(b'{');
+                let mut placed = false;
+                let mut first = true;
+                let mut comma = |out: &mut Vec<u8>| {
+                    if !std::mem::take(&mut first) {
+                        out.push(b',');
+                    }
+                };
+                for (key, value) in game {
+                    if !placed && key.as_ref() > "log" {
+                        comma(out);
+                        write_log(log, out);
+                        placed = true;
+                    }
+                    comma(out);
+                    write_str(out, key);
+                    out.push(b':');
+                    value.write_json(out);
+                }
+                if !placed {
+                    comma(out);
+                    write_log(log, out);
+                }
+                out.push(b'}');
             }
+            _ => value.write_json(out),
         }
-        map.end()
     }
+    out.push(b'}');
 }
 
-/// The ruleset's view with a `log` entry, placed where a sorted map would keep it.
-struct GameWithLog<'a> {
-    game: &'a Map<String, Value>,
-    log: &'a [String],
-}
-
-impl Serialize for GameWithLog<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.game.len() + 1))?;
-        let mut placed = false;
-        for (key, value) in self.game {
-            if !placed && key.as_str() > "log" {
-                map.serialize_entry("log", self.log)?;
-                placed = true;
-            }
-            map.serialize_entry(key, value)?;
+/// Append `"log":[...]`.
+fn write_log(log: &[String], out: &mut Vec<u8>) {
+    out.extend_from_slice(b"\"log\":[");
+    for (i, line) in log.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
-        if !placed {
-            map.serialize_entry("log", self.log)?;
-        }
-        map.end()
+        write_str(out, line);
     }
+    out.push(b']');
 }
 
 /// The `patch` frame from `from` to `to` plus the log lines `new_lines` (the first of which
@@ -112,13 +100,13 @@ pub fn patch_frame(
     battle_id: &str,
     seq: u64,
     req: Option<Req>,
-    (from, to): (&Value, &Value),
+    (from, to): (&ViewValue, &ViewValue),
     (first_line, new_lines): (usize, &[String]),
 ) -> Option<String> {
     let mut frame = Vec::with_capacity(512);
     frame.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
     // Writing a string or a number into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut frame, battle_id);
+    write_str(&mut frame, battle_id);
     let _ = write!(frame, ",\"seq\":{seq},\"ops\":");
     let mut count = diff_json(from, to, &mut frame);
     if !new_lines.is_empty() {
@@ -132,7 +120,7 @@ pub fn patch_frame(
                 "{{\"op\":\"add\",\"path\":\"/game/log/{}\",\"value\":",
                 first_line + offset
             );
-            let _ = serde_json::to_writer(&mut frame, line);
+            write_str(&mut frame, line);
             frame.push(b'}');
             count += 1;
         }
@@ -154,7 +142,6 @@ impl Audience {
         Audience {
             viewer,
             seq: 0,
-            view: Value::Null,
             log_len: 0,
             stale: true,
             snapshot_len: 0,
@@ -201,84 +188,88 @@ impl Audience {
         std::mem::take(&mut self.members)
     }
 
-    /// Send `to` the whole current view, with `log` (the battle log as this audience sees
-    /// it). `current` builds the view if the audience's copy is stale. Returns what happened
-    /// to the frame.
+    /// Send `to` the whole current `view`, with `log` (the battle log as this audience sees
+    /// it). Members hold the view at `seq`, which is the current one: every change is
+    /// published. Returns what happened to the frame.
     pub fn send_snapshot(
         &mut self,
         battle_id: &str,
         to: &Outbox,
         req: Option<Req>,
         log: &[String],
-        current: impl FnOnce() -> Value,
+        view: &ViewValue,
     ) -> Offer {
         if self.stale {
-            let view = current();
-            if view != self.view || log.len() != self.log_len {
-                self.seq += 1;
-                self.view = view;
-                self.log_len = log.len();
-            }
+            self.seq += 1;
+            self.log_len = log.len();
             self.stale = false;
         }
-        let text = self.snapshot_text(battle_id, req, log);
+        let text = self.snapshot_text(battle_id, req, view, log);
         to.offer(text)
     }
 
-    fn snapshot_text(&mut self, battle_id: &str, req: Option<Req>, log: &[String]) -> Utf8Bytes {
-        let frame = SnapshotFrame {
-            kind: "snapshot",
-            battle_id,
-            seq: self.seq,
-            view: WithLog {
-                view: &self.view,
-                log: &log[..self.log_len.min(log.len())],
-            },
-            req,
-        };
-        // A borrowed serde_json::Value and plain fields always serialize.
-        let text = serde_json::to_string(&frame).expect("snapshot frames always serialize");
-        self.snapshot_len = text.len();
-        Utf8Bytes::from(text)
+    fn snapshot_text(
+        &mut self,
+        battle_id: &str,
+        req: Option<Req>,
+        view: &ViewValue,
+        log: &[String],
+    ) -> Utf8Bytes {
+        let mut out = Vec::with_capacity(self.snapshot_len.max(256));
+        out.extend_from_slice(b"{\"type\":\"snapshot\",\"battle_id\":");
+        write_str(&mut out, battle_id);
+        // Writing numbers into a Vec cannot fail.
+        let _ = write!(out, ",\"seq\":{},\"view\":", self.seq);
+        write_with_log(view, &log[..self.log_len.min(log.len())], &mut out);
+        if let Some(req) = req {
+            let _ = write!(out, ",\"req\":{req}");
+        }
+        out.push(b'}');
+        self.snapshot_len = out.len();
+        Utf8Bytes::from(String::from_utf8(out).expect("JSON written from UTF-8 strings is UTF-8"))
     }
 
-    /// The battle changed. With members present, bring the view up to date, and send every
-    /// member the patch (or a snapshot when the patch would be larger than the view). `log`
-    /// is the battle log as this audience sees it now. `req` marks the patch that answers
-    /// this audience's own action; such a patch is sent even when the view did not change.
-    /// Returns the members dropped because they were gone or too slow.
+    /// The battle changed. With members present, send every member the patch from `before`
+    /// (the view they hold, built before the change) to the view `current` builds now, or a
+    /// snapshot when the patch would be larger than the view. `log` is the battle log as this
+    /// audience sees it now. `req` marks the patch that answers this audience's own action;
+    /// such a patch is sent even when the view did not change. Returns the members dropped
+    /// because they were gone or too slow.
     pub fn publish(
         &mut self,
         battle_id: &str,
         req: Option<Req>,
         log: &[String],
-        current: impl FnOnce() -> Value,
+        before: Option<&ViewValue>,
+        current: impl FnOnce() -> ViewValue,
     ) -> Vec<ConnId> {
         if self.members.is_empty() {
             self.stale = true;
             return Vec::new();
         }
         let view = current();
-        if self.stale || log.len() < self.log_len {
-            // Defensive: members should have been given a snapshot when they were added, and
-            // a log never shrinks. Otherwise a patch would not fit what members hold.
-            self.stale = false;
-            self.seq += 1;
-            self.view = view;
-            self.log_len = log.len();
-            let text = self.snapshot_text(battle_id, req, log);
-            return self.broadcast(text);
-        }
-        let views = (&self.view, &view);
+        let before = match before {
+            Some(before) if !self.stale && log.len() >= self.log_len => before,
+            _ => {
+                // Defensive: members were given a snapshot when they were added, the actor
+                // takes `before` whenever someone watches, and a log never shrinks.
+                // Otherwise a patch would not fit what members hold: start them afresh.
+                self.stale = false;
+                self.seq += 1;
+                self.log_len = log.len();
+                let text = self.snapshot_text(battle_id, req, &view, log);
+                return self.broadcast(text);
+            }
+        };
+        let views = (before, &view);
         let lines = (self.log_len, &log[self.log_len..]);
         let Some(patch) = patch_frame(battle_id, self.seq + 1, req, views, lines) else {
             return Vec::new();
         };
         self.seq += 1;
-        self.view = view;
         self.log_len = log.len();
         let text = if patch.len() > self.snapshot_len {
-            let snapshot = self.snapshot_text(battle_id, req, log);
+            let snapshot = self.snapshot_text(battle_id, req, &view, log);
             if snapshot.len() < patch.len() {
                 snapshot
             } else {
@@ -310,42 +301,79 @@ mod tests {
     use crate::battle::diff::diff;
     use battle_protocol::{json_patch, ServerMsg};
     use serde_json::json;
-    use tokio_tungstenite::tungstenite::Message;
 
-    fn parse(msg: Message) -> ServerMsg {
-        let Message::Text(text) = msg else {
-            panic!("text frames only")
-        };
+    fn v(value: serde_json::Value) -> ViewValue {
+        ViewValue::from(&value)
+    }
+
+    /// An audience driven the way the actor drives it: each change is published from the
+    /// view sent last.
+    struct Driven {
+        audience: Audience,
+        last: ViewValue,
+    }
+
+    impl std::ops::Deref for Driven {
+        type Target = Audience;
+        fn deref(&self) -> &Audience {
+            &self.audience
+        }
+    }
+
+    impl std::ops::DerefMut for Driven {
+        fn deref_mut(&mut self) -> &mut Audience {
+            &mut self.audience
+        }
+    }
+
+    impl Driven {
+        fn new(viewer: Viewer) -> Driven {
+            Driven {
+                audience: Audience::new(viewer),
+                last: ViewValue::Null,
+            }
+        }
+
+        fn snapshot(&mut self, to: &Outbox, log: &[String], view: serde_json::Value) {
+            self.last = v(view);
+            self.audience.send_snapshot("b", to, None, log, &self.last);
+        }
+
+        fn publish(
+            &mut self,
+            req: Option<Req>,
+            log: &[String],
+            view: serde_json::Value,
+        ) -> Vec<ConnId> {
+            let view = v(view);
+            let before = (!self.audience.is_empty()).then_some(&self.last);
+            let dropped = self
+                .audience
+                .publish("b", req, log, before, || view.clone());
+            self.last = view;
+            dropped
+        }
+    }
+
+    fn parse(text: Utf8Bytes) -> ServerMsg {
         serde_json::from_str(&text).expect("server frames parse")
     }
 
     #[test]
     fn snapshot_then_patches_reproduce_the_view_and_the_log() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
         // Large enough that a small patch is cheaper than a snapshot.
         let rules = "x".repeat(300);
         let log: Vec<String> = vec!["start".into(), "hit for 3".into(), "block 2".into()];
-        audience.send_snapshot(
-            "b",
+        audience.snapshot(
             &member,
-            None,
             &log[..1],
-            || json!({"game": {"hp": 10, "rules": rules}}),
+            json!({"game": {"hp": 10, "rules": rules}}),
         );
-        audience.publish(
-            "b",
-            None,
-            &log[..3],
-            || json!({"game": {"hp": 7, "rules": rules}}),
-        );
-        audience.publish(
-            "b",
-            None,
-            &log[..3],
-            || json!({"game": {"hp": 7, "rules": rules}}),
-        );
+        audience.publish(None, &log[..3], json!({"game": {"hp": 7, "rules": rules}}));
+        audience.publish(None, &log[..3], json!({"game": {"hp": 7, "rules": rules}}));
         let mut view = match parse(rx.try_recv().expect("snapshot queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 1);
@@ -372,20 +400,14 @@ mod tests {
 
     #[test]
     fn a_new_log_line_alone_is_a_patch() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
         let pad = "x".repeat(300);
         let log: Vec<String> = vec!["one".into(), "two".into()];
-        audience.send_snapshot(
-            "b",
-            &member,
-            None,
-            &log[..1],
-            || json!({"game": {"pad": pad}}),
-        );
+        audience.snapshot(&member, &log[..1], json!({"game": {"pad": pad}}));
         let _ = rx.try_recv();
-        audience.publish("b", None, &log, || json!({"game": {"pad": pad}}));
+        audience.publish(None, &log, json!({"game": {"pad": pad}}));
         match parse(rx.try_recv().expect("patch queued")) {
             ServerMsg::Patch { seq, ops, .. } => {
                 assert_eq!(seq, 2);
@@ -400,13 +422,13 @@ mod tests {
 
     #[test]
     fn a_shrinking_log_resets_members_with_a_snapshot() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
         let log: Vec<String> = vec!["one".into(), "two".into()];
-        audience.send_snapshot("b", &member, None, &log, || json!({"game": {}}));
+        audience.snapshot(&member, &log, json!({"game": {}}));
         let _ = rx.try_recv();
-        audience.publish("b", None, &log[..1], || json!({"game": {}}));
+        audience.publish(None, &log[..1], json!({"game": {}}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!((seq, view), (2, json!({"game": {"log": ["one"]}})));
@@ -417,12 +439,12 @@ mod tests {
 
     #[test]
     fn answer_is_sent_even_without_change_and_carries_req() {
-        let mut audience = Audience::new(Viewer::Seat(0));
+        let mut audience = Driven::new(Viewer::Seat(0));
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, &[], || json!({"a": 1}));
+        audience.snapshot(&member, &[], json!({"a": 1}));
         let _ = rx.try_recv();
-        audience.publish("b", Some(42), &[], || json!({"a": 1}));
+        audience.publish(Some(42), &[], json!({"a": 1}));
         match parse(rx.try_recv().expect("answer queued")) {
             ServerMsg::Patch { seq, ops, req, .. } => {
                 assert_eq!((seq, ops.0.len(), req), (2, 0, Some(42)));
@@ -433,12 +455,12 @@ mod tests {
 
     #[test]
     fn large_change_becomes_snapshot() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, &[], || json!({"a": [1, 2, 3, 4, 5, 6]}));
+        audience.snapshot(&member, &[], json!({"a": [1, 2, 3, 4, 5, 6]}));
         let _ = rx.try_recv();
-        audience.publish("b", None, &[], || json!({"b": [7, 8, 9, 10, 11, 12]}));
+        audience.publish(None, &[], json!({"b": [7, 8, 9, 10, 11, 12]}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => {
                 assert_eq!(seq, 2);
@@ -450,35 +472,72 @@ mod tests {
 
     #[test]
     fn slow_member_is_dropped_others_keep_receiving() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         let (slow, _slow_rx, _) = Outbox::new(1);
         let (fast, mut fast_rx, _) = Outbox::new(64);
         audience.add(slow.clone());
         audience.add(fast.clone());
-        audience.send_snapshot("b", &slow, None, &[], || json!({"n": 0}));
-        audience.send_snapshot("b", &fast, None, &[], || json!({"n": 0}));
-        let dropped = audience.publish("b", None, &[], || json!({"n": 1}));
+        audience.snapshot(&slow, &[], json!({"n": 0}));
+        audience.snapshot(&fast, &[], json!({"n": 0}));
+        let dropped = audience.publish(None, &[], json!({"n": 1}));
         assert_eq!(dropped, vec![slow.id()]);
         assert_eq!(audience.len(), 1);
         for n in 2..10 {
-            assert!(audience
-                .publish("b", None, &[], || json!({"n": n}))
-                .is_empty());
+            assert!(audience.publish(None, &[], json!({"n": n})).is_empty());
         }
         assert_eq!(std::iter::from_fn(|| fast_rx.try_recv().ok()).count(), 10);
     }
 
     #[test]
     fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
-        let mut audience = Audience::new(Viewer::Spectator);
+        let mut audience = Driven::new(Viewer::Spectator);
         assert!(audience
-            .publish("b", None, &[], || unreachable!("nobody watches"))
+            .audience
+            .publish("b", None, &[], None, || unreachable!("nobody watches"))
             .is_empty());
         let (member, mut rx, _) = Outbox::new(8);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, &[], || json!({"n": 5}));
+        audience.snapshot(&member, &[], json!({"n": 5}));
         match parse(rx.try_recv().expect("queued")) {
             ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (1, json!({"n": 5}))),
+            other => panic!("expected snapshot, got {other:?}"),
+        }
+        // A second member joins at the seq the first one holds.
+        audience.publish(None, &[], json!({"n": 6}));
+        let (second, mut second_rx, _) = Outbox::new(8);
+        audience.add(second.clone());
+        audience.snapshot(&second, &[], json!({"n": 6}));
+        match parse(second_rx.try_recv().expect("queued")) {
+            ServerMsg::Snapshot { seq, .. } => assert_eq!(seq, 2),
+            other => panic!("expected snapshot, got {other:?}"),
+        }
+        // Everyone leaves, the battle moves on, a newcomer gets the next seq.
+        audience.remove(member.id());
+        audience.remove(second.id());
+        audience.publish(None, &[], json!({"n": 7}));
+        let (third, mut third_rx, _) = Outbox::new(8);
+        audience.add(third.clone());
+        audience.snapshot(&third, &[], json!({"n": 7}));
+        match parse(third_rx.try_recv().expect("queued")) {
+            ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (3, json!({"n": 7}))),
+            other => panic!("expected snapshot, got {other:?}"),
+        }
+        assert!(rx.try_recv().is_ok(), "the first member got the patch to 6");
+    }
+
+    #[test]
+    fn a_change_without_the_view_before_it_is_sent_as_a_snapshot() {
+        let mut audience = Driven::new(Viewer::Spectator);
+        let (member, mut rx, _) = Outbox::new(8);
+        audience.add(member.clone());
+        audience.snapshot(&member, &[], json!({"n": 1}));
+        let _ = rx.try_recv();
+        let view = v(json!({"n": 2}));
+        audience
+            .audience
+            .publish("b", None, &[], None, || view.clone());
+        match parse(rx.try_recv().expect("queued")) {
+            ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (2, json!({"n": 2}))),
             other => panic!("expected snapshot, got {other:?}"),
         }
     }
@@ -488,18 +547,20 @@ mod tests {
         let from = json!({"a": [1, 2, 3], "b": {"c": "x\"y"}, "d/e": null});
         let to = json!({"a": [2, 3, 4], "b": {"c": "z", "f": [true]}, "g~h": 1.5});
         for req in [None, Some(7)] {
-            let text = patch_frame("b\"1", 4, req, (&from, &to), (0, &[])).expect("a change");
+            let text = patch_frame("b\"1", 4, req, (&v(from.clone()), &v(to.clone())), (0, &[]))
+                .expect("a change");
             let owned = ServerMsg::Patch {
                 battle_id: "b\"1".into(),
                 seq: 4,
-                ops: diff(&from, &to),
+                ops: diff(&v(from.clone()), &v(to.clone())),
                 req,
             };
             assert_eq!(text, owned.to_text());
         }
         let lines = ["said \"hi\"".to_string()];
-        let with_line = patch_frame("b", 4, None, (&from, &to), (5, &lines)).expect("a change");
-        let mut ops = diff(&from, &to);
+        let (vf, vt) = (v(from.clone()), v(to.clone()));
+        let with_line = patch_frame("b", 4, None, (&vf, &vt), (5, &lines)).expect("a change");
+        let mut ops = diff(&v(from.clone()), &v(to.clone()));
         ops.0.push(
             serde_json::from_value(json!({"op": "add", "path": "/game/log/5", "value": lines[0]}))
                 .expect("a valid operation"),
@@ -511,13 +572,13 @@ mod tests {
             req: None,
         };
         assert_eq!(with_line, owned.to_text());
-        let only_line = patch_frame("b", 4, None, (&from, &from), (0, &lines)).expect("a line");
+        let only_line = patch_frame("b", 4, None, (&vf, &vf), (0, &lines)).expect("a line");
         assert!(
             only_line.contains(r#""ops":[{"op":"add","path":"/game/log/0""#),
             "{only_line}"
         );
-        assert_eq!(patch_frame("b", 2, None, (&from, &from), (0, &[])), None);
-        let answer = patch_frame("b", 2, Some(3), (&from, &from), (0, &[])).expect("answers req");
+        assert_eq!(patch_frame("b", 2, None, (&vf, &vf), (0, &[])), None);
+        let answer = patch_frame("b", 2, Some(3), (&vf, &vf), (0, &[])).expect("answers req");
         assert_eq!(
             answer,
             r#"{"type":"patch","battle_id":"b","seq":2,"ops":[],"req":3}"#
@@ -527,12 +588,12 @@ mod tests {
     #[test]
     fn borrowed_snapshot_is_wire_identical() {
         let mut audience = Audience::new(Viewer::Spectator);
-        audience.view = json!({"game": {"a": 1, "z": [2]}, "x": [1, {"y": "z"}]});
+        let view = v(json!({"game": {"a": 1, "z": [2]}, "x": [1, {"y": "z"}]}));
         audience.seq = 9;
         audience.log_len = 1;
         audience.stale = false;
         let log = ["first".to_string(), "not yet sent".to_string()];
-        let text = audience.snapshot_text("b1", Some(3), &log);
+        let text = audience.snapshot_text("b1", Some(3), &view, &log);
         let owned = ServerMsg::Snapshot {
             battle_id: "b1".into(),
             seq: 9,

@@ -4,18 +4,19 @@
 //! hand rewrites every card after it. Views change arrays mostly by removing or inserting a
 //! few elements (a card leaves the hand, a log line is appended), so this diff first skips
 //! the common prefix and suffix of two arrays and only compares what lies between. Objects
-//! are compared key by key, as in `json_patch`.
+//! are compared key by key; successive views hold the same keys in the same order, so both
+//! are walked side by side.
 
 use battle_protocol::json_patch::jsonptr::PointerBuf;
 use battle_protocol::json_patch::{
     AddOperation, Patch, PatchOperation, RemoveOperation, ReplaceOperation,
 };
-use serde_json::{Map, Value};
+
+use crate::view_value::{same_key, write_str, Key, ViewValue};
 
 /// The JSON pointer of the value being compared, kept as encoded text. Going down a level
-/// appends one escaped token, coming back up truncates it: no allocation per step (unlike
-/// `PointerBuf::pop_back`, which allocates the token it returns). A `PointerBuf` is only
-/// built for the values that produce an operation.
+/// appends one escaped token, coming back up truncates it: no allocation per step. A
+/// `PointerBuf` is only built for the values that produce an operation.
 struct Path {
     text: String,
     /// Where each pushed token starts in `text`.
@@ -27,9 +28,13 @@ trait Step {
     fn write_to(&self, text: &mut String);
 }
 
-impl Step for &String {
+impl Step for &Key {
     fn write_to(&self, text: &mut String) {
         // RFC 6901 escaping: `~` first, then `/`.
+        if !self.contains(['~', '/']) {
+            text.push_str(self);
+            return;
+        }
         for c in self.chars() {
             match c {
                 '~' => text.push_str("~0"),
@@ -85,14 +90,14 @@ enum Kind {
 /// Where the diff walk puts the operations it finds.
 trait Sink {
     /// One operation at `path`; `value` is `None` for a removal.
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>);
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>);
 }
 
 /// Collects `json_patch` operations.
 impl Sink for Vec<PatchOperation> {
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>) {
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>) {
         let path = path.pointer();
-        let value = || value.cloned().unwrap_or(Value::Null);
+        let value = || value.map_or(serde_json::Value::Null, ViewValue::to_value);
         self.push(match kind {
             Kind::Add => PatchOperation::Add(AddOperation {
                 path,
@@ -115,7 +120,7 @@ struct JsonOps<'a> {
 }
 
 impl Sink for JsonOps<'_> {
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&Value>) {
+    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>) {
         if self.count > 0 {
             self.out.push(b',');
         }
@@ -125,18 +130,17 @@ impl Sink for JsonOps<'_> {
             Kind::Remove => b"{\"op\":\"remove\",\"path\":",
             Kind::Replace => b"{\"op\":\"replace\",\"path\":",
         });
-        // Strings and `Value`s always serialize; writing to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *self.out, path.text.as_str());
+        write_str(self.out, &path.text);
         if let Some(value) = value {
             self.out.extend_from_slice(b",\"value\":");
-            let _ = serde_json::to_writer(&mut *self.out, value);
+            value.write_json(self.out);
         }
         self.out.push(b'}');
     }
 }
 
 /// The patch that turns `from` into `to`.
-pub fn diff(from: &Value, to: &Value) -> Patch {
+pub fn diff(from: &ViewValue, to: &ViewValue) -> Patch {
     let mut ops = Vec::new();
     diff_value(from, to, &mut Path::new(), &mut ops);
     Patch(ops)
@@ -145,7 +149,7 @@ pub fn diff(from: &Value, to: &Value) -> Patch {
 /// The patch that turns `from` into `to`, appended to `out` as JSON, byte for byte what
 /// `serde_json` writes for [`diff`]'s result; returns the number of operations. The server
 /// uses it to build patch frames without an intermediate `Patch`.
-pub fn diff_json(from: &Value, to: &Value, out: &mut Vec<u8>) -> usize {
+pub fn diff_json(from: &ViewValue, to: &ViewValue, out: &mut Vec<u8>) -> usize {
     out.push(b'[');
     let mut sink = JsonOps { out, count: 0 };
     diff_value(from, to, &mut Path::new(), &mut sink);
@@ -154,33 +158,37 @@ pub fn diff_json(from: &Value, to: &Value, out: &mut Vec<u8>) -> usize {
     count
 }
 
-fn diff_value(from: &Value, to: &Value, path: &mut Path, ops: &mut impl Sink) {
+fn diff_value(from: &ViewValue, to: &ViewValue, path: &mut Path, ops: &mut impl Sink) {
     match (from, to) {
-        (Value::Object(a), Value::Object(b)) => diff_object(a, b, path, ops),
-        (Value::Array(a), Value::Array(b)) => diff_array(a, b, path, ops),
+        (ViewValue::Object(a), ViewValue::Object(b)) => diff_object(a, b, path, ops),
+        (ViewValue::List(a), ViewValue::List(b)) => diff_array(a, b, path, ops),
         _ if from == to => {}
         _ => ops.op(Kind::Replace, path, Some(to)),
     }
 }
 
 fn diff_object(
-    from: &Map<String, Value>,
-    to: &Map<String, Value>,
+    from: &[(Key, ViewValue)],
+    to: &[(Key, ViewValue)],
     path: &mut Path,
     ops: &mut impl Sink,
 ) {
-    // Fast path: successive views are built the same way, so both maps usually hold the same
-    // keys in the same order. Walking them side by side skips a tree search per key.
-    if from.len() == to.len() && from.keys().zip(to.keys()).all(|(a, b)| a == b) {
-        for ((key, old), new) in from.iter().zip(to.values()) {
+    // Fast path: successive views are built the same way, so both objects hold the same keys
+    // in the same order, and their keys are the same literals.
+    if from.len() == to.len() && from.iter().zip(to).all(|(a, b)| same_key(&a.0, &b.0)) {
+        for ((key, old), (_, new)) in from.iter().zip(to) {
+            if !is_container(old) && old == new {
+                // Most values do not change: skip the path step for them.
+                continue;
+            }
             path.push_back(key);
             diff_value(old, new, path, ops);
             path.pop_back();
         }
         return;
     }
-    for key in from.keys() {
-        if !to.contains_key(key) {
+    for (key, _) in from {
+        if find(to, key).is_none() {
             path.push_back(key);
             ops.op(Kind::Remove, path, None);
             path.pop_back();
@@ -188,7 +196,7 @@ fn diff_object(
     }
     for (key, new) in to {
         path.push_back(key);
-        match from.get(key) {
+        match find(from, key) {
             Some(old) => diff_value(old, new, path, ops),
             None => ops.op(Kind::Add, path, Some(new)),
         }
@@ -196,7 +204,17 @@ fn diff_object(
     }
 }
 
-fn diff_array(from: &[Value], to: &[Value], path: &mut Path, ops: &mut impl Sink) {
+/// Whether `value` is walked into rather than compared whole.
+fn is_container(value: &ViewValue) -> bool {
+    matches!(value, ViewValue::Object(_) | ViewValue::List(_))
+}
+
+/// The value under `key` in an object's pairs.
+fn find<'a>(pairs: &'a [(Key, ViewValue)], key: &Key) -> Option<&'a ViewValue> {
+    pairs.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+}
+
+fn diff_array(from: &[ViewValue], to: &[ViewValue], path: &mut Path, ops: &mut impl Sink) {
     let prefix = from.iter().zip(to).take_while(|(a, b)| a == b).count();
     let rest_from = &from[prefix..];
     let rest_to = &to[prefix..];
@@ -233,13 +251,14 @@ mod tests {
     use battle_protocol::json_patch;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn check(from: &Value, to: &Value) -> Patch {
-        let patch = diff(from, to);
+        let (a, b) = (ViewValue::from(from), ViewValue::from(to));
+        let patch = diff(&a, &b);
         // The streamed form is byte for byte what serde_json makes of the patch.
         let mut json = Vec::new();
-        let count = diff_json(from, to, &mut json);
+        let count = diff_json(&a, &b, &mut json);
         assert_eq!(count, patch.0.len());
         assert_eq!(
             String::from_utf8(json).expect("diff_json writes UTF-8"),

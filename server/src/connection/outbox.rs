@@ -5,19 +5,26 @@
 //! follow its battles: it is closed (see [`Outbox::close_lagging`]) rather than being sent a
 //! silently broken stream.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 
 use battle_protocol::ServerMsg;
-use tokio::sync::{mpsc, Notify};
+use futures::task::AtomicWaker;
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// Tells a connection's writer to close the connection, and with which close frame.
+///
+/// The writer checks it before every batch of frames it writes, so waiting on it must cost
+/// next to nothing: a flag and a waker slot, not a registration in a waiter list.
 #[derive(Debug, Default)]
 pub struct CloseSignal {
-    notify: Notify,
+    asked: AtomicBool,
+    waker: AtomicWaker,
     frame: Mutex<Option<CloseFrame>>,
 }
 
@@ -36,12 +43,24 @@ impl CloseSignal {
             });
         }
         drop(frame);
-        self.notify.notify_one();
+        self.asked.store(true, Ordering::Release);
+        self.waker.wake();
     }
 
     /// Wait until a close is asked for (returns at once if it already was).
-    pub async fn requested(&self) {
-        self.notify.notified().await;
+    pub fn requested(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(move |cx| {
+            if self.asked.load(Ordering::Acquire) {
+                return Poll::Ready(());
+            }
+            self.waker.register(cx.waker());
+            // A close asked for between the check and the registration is seen here.
+            if self.asked.load(Ordering::Acquire) {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
     }
 
     /// The close frame asked for.
@@ -80,14 +99,16 @@ pub enum Offer {
 #[derive(Debug, Clone)]
 pub struct Outbox {
     id: ConnId,
-    tx: mpsc::Sender<Message>,
+    /// Text frames only (close frames go through the [`CloseSignal`]): a queue slot holds
+    /// 32 bytes instead of a whole `Message`'s 56, in every slot of every connection.
+    tx: mpsc::Sender<Utf8Bytes>,
     close: Arc<CloseSignal>,
 }
 
 impl Outbox {
     /// A new outbox holding up to `capacity` frames, with the receiving end for the writer
     /// and the signal the writer watches to close the connection early.
-    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Message>, Arc<CloseSignal>) {
+    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Utf8Bytes>, Arc<CloseSignal>) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let close = Arc::new(CloseSignal::default());
         let outbox = Outbox {
@@ -105,7 +126,7 @@ impl Outbox {
 
     /// Queue a text frame without waiting. A full queue closes the connection.
     pub fn offer(&self, text: Utf8Bytes) -> Offer {
-        match self.tx.try_send(Message::Text(text)) {
+        match self.tx.try_send(text) {
             Ok(()) => Offer::Queued,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 self.close_lagging();
@@ -148,7 +169,7 @@ mod tests {
             .await
             .expect("close signal is pending");
         assert_eq!(close.take_frame().map(|f| f.code), Some(CloseCode::Again));
-        assert_eq!(rx.recv().await, Some(Message::Text("a".into())));
+        assert_eq!(rx.recv().await, Some(Utf8Bytes::from("a")));
         drop(rx);
         assert_eq!(outbox.offer("c".into()), Offer::Closed);
     }

@@ -7,7 +7,7 @@ use futures::stream::SplitSink;
 use futures::SinkExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::WebSocketStream;
 
 use super::outbox::CloseSignal;
@@ -19,13 +19,17 @@ type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
 
 /// Drain `rx` into the socket until every sender is gone, the socket fails, or `close`
 /// asks for the connection to end (too slow, or an unusable frame from the client).
-pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<CloseSignal>) {
+pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Utf8Bytes>, close: Arc<CloseSignal>) {
+    // One wait for the close signal for the connection's whole life, instead of a new
+    // registration with the signal for every frame written.
+    let closing = close.requested();
+    tokio::pin!(closing);
     loop {
         let first = tokio::select! {
             biased;
-            () = close.requested() => break,
+            () = &mut closing => break,
             next = rx.recv() => match next {
-                Some(message) => message,
+                Some(text) => Message::Text(text),
                 None => {
                     let _ = sink.close().await;
                     return;
@@ -34,7 +38,7 @@ pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<Clo
         };
         let written = tokio::select! {
             biased;
-            () = close.requested() => break,
+            () = &mut closing => break,
             result = write_batch(&mut sink, first, &mut rx) => result,
         };
         if written.is_err() {
@@ -44,8 +48,8 @@ pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<Clo
     // Send what is still queued (an error explaining the close, say) and the close frame,
     // without waiting long on a client that may not be reading.
     let farewell = async {
-        while let Ok(message) = rx.try_recv() {
-            sink.feed(message).await?;
+        while let Ok(text) = rx.try_recv() {
+            sink.feed(Message::Text(text)).await?;
         }
         if let Some(frame) = close.take_frame() {
             sink.feed(Message::Close(Some(frame))).await?;
@@ -58,11 +62,11 @@ pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Message>, close: Arc<Clo
 async fn write_batch(
     sink: &mut Sink,
     first: Message,
-    rx: &mut mpsc::Receiver<Message>,
+    rx: &mut mpsc::Receiver<Utf8Bytes>,
 ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
     sink.feed(first).await?;
     while let Ok(more) = rx.try_recv() {
-        sink.feed(more).await?;
+        sink.feed(Message::Text(more)).await?;
     }
     sink.flush().await
 }

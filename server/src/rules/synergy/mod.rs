@@ -32,7 +32,7 @@ mod tests_p0;
 use battle_protocol::Seat;
 use serde_json::Value;
 
-use crate::ruleset::{OptionsError, Outcome, RuleError, Ruleset, Viewer};
+use crate::ruleset::{OptionsError, Outcome, RuleError, Ruleset, ViewValue, Viewer};
 use options::{Mode, Options};
 pub use state::Battle;
 
@@ -91,6 +91,15 @@ impl Ruleset for Battle {
             .collect()
     }
 
+    fn legal_view(&self, seat: Seat) -> ViewValue {
+        ViewValue::List(
+            self.legal(seat)
+                .into_iter()
+                .map(play::Action::to_view)
+                .collect(),
+        )
+    }
+
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError> {
         self.act(seat, action).map_err(RuleError::from)
     }
@@ -99,7 +108,7 @@ impl Ruleset for Battle {
         ai::choose(self, seat).map(play::Action::to_json)
     }
 
-    fn view(&self, viewer: Viewer) -> Value {
+    fn view(&self, viewer: Viewer) -> ViewValue {
         self.view_for(viewer)
     }
 

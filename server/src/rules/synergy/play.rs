@@ -8,7 +8,7 @@ use super::cards::{EffectContext, EffectKind, Sigil, GEAR_SYNERGY_DRAW};
 use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
 use super::state::{Battle, Phase};
-use super::view::object;
+use crate::view_value::ViewValue;
 
 /// One decision of the acting side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,12 +20,19 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action as shown in a view's legal actions.
+    pub fn to_view(self) -> ViewValue {
+        match self {
+            Action::Play(card) => {
+                ViewValue::object([("card", card.into()), ("kind", "play_card".into())])
+            }
+            Action::EndTurn => ViewValue::object([("kind", "end_turn".into())]),
+        }
+    }
+
     /// The JSON sent as `act.action`.
     pub fn to_json(self) -> Value {
-        match self {
-            Action::Play(card) => object([("kind", "play_card".into()), ("card", card.into())]),
-            Action::EndTurn => object([("kind", "end_turn".into())]),
-        }
+        self.to_view().to_value()
     }
 
     /// Reads an action, refusing any other shape (extra keys included).

@@ -209,9 +209,9 @@ impl Battle {
     /// Every view: seat 0, seat 1, spectator.
     pub(crate) fn all_views(&self) -> [Value; 3] {
         [
-            self.view(Viewer::Seat(0)),
-            self.view(Viewer::Seat(1)),
-            self.view(Viewer::Spectator),
+            self.view(Viewer::Seat(0)).to_value(),
+            self.view(Viewer::Seat(1)).to_value(),
+            self.view(Viewer::Spectator).to_value(),
         ]
     }
 }

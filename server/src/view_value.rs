@@ -1,0 +1,359 @@
+//! The value a ruleset builds its views from: JSON-shaped, cheap to build, compare and drop.
+//!
+//! Every audience's view is rebuilt after every change and diffed against the previous one,
+//! so building views is the server's hottest path. A `serde_json::Value` object owns a
+//! `String` per key and a tree node per entry; a [`ViewValue`] object is one `Vec` of pairs
+//! whose keys are almost always string literals (no allocation, and compared by address
+//! first), and text that is a literal (card names, states, sigils) is borrowed too. A view of
+//! a synergy battle costs a dozen allocations instead of a few hundred.
+//!
+//! The JSON a `ViewValue` writes is byte for byte what `serde_json` writes for the
+//! equivalent `Value` (as long as object keys are given in sorted order, the order a
+//! `serde_json::Map` keeps them in; [`ViewValue::object`] checks that in debug builds).
+
+use std::borrow::Cow;
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Value;
+
+/// An object key: a literal, or owned text for keys that come from elsewhere.
+pub type Key = Cow<'static, str>;
+
+/// A JSON value as views need it.
+#[derive(Debug, Clone, Default)]
+pub enum ViewValue {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A number with a fraction (written as `serde_json` writes an `f64`).
+    Float(f64),
+    /// Text; literals are borrowed, not copied.
+    Str(Cow<'static, str>),
+    /// An array.
+    List(Vec<ViewValue>),
+    /// An object: keys in the order they are written (keep them sorted, see the module).
+    Object(Vec<(Key, ViewValue)>),
+}
+
+impl ViewValue {
+    /// An object from pairs whose keys are literals given in sorted order.
+    pub fn object<const N: usize>(pairs: [(&'static str, ViewValue); N]) -> ViewValue {
+        debug_assert!(
+            pairs.windows(2).all(|w| w[0].0 < w[1].0),
+            "view object keys must be given in sorted order: {:?}",
+            pairs.iter().map(|(k, _)| *k).collect::<Vec<_>>()
+        );
+        ViewValue::Object(
+            pairs
+                .into_iter()
+                .map(|(key, value)| (Cow::Borrowed(key), value))
+                .collect(),
+        )
+    }
+
+    /// Owned text.
+    pub fn text(text: impl Into<String>) -> ViewValue {
+        ViewValue::Str(Cow::Owned(text.into()))
+    }
+
+    /// The value under `key`, if this is an object that has it.
+    pub fn get(&self, key: &str) -> Option<&ViewValue> {
+        match self {
+            ViewValue::Object(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The same value as a `serde_json::Value`.
+    pub fn to_value(&self) -> Value {
+        match self {
+            ViewValue::Null => Value::Null,
+            ViewValue::Bool(b) => Value::Bool(*b),
+            ViewValue::Int(n) => Value::from(*n),
+            ViewValue::Float(x) => Value::from(*x),
+            ViewValue::Str(s) => Value::String(s.to_string()),
+            ViewValue::List(items) => Value::Array(items.iter().map(Self::to_value).collect()),
+            ViewValue::Object(pairs) => Value::Object(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Append this value's JSON to `out`.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        // Plain values always serialize, and writing to a Vec cannot fail.
+        match self {
+            ViewValue::Null => out.extend_from_slice(b"null"),
+            ViewValue::Bool(true) => out.extend_from_slice(b"true"),
+            ViewValue::Bool(false) => out.extend_from_slice(b"false"),
+            ViewValue::Int(n) => {
+                let _ = serde_json::to_writer(&mut *out, n);
+            }
+            ViewValue::Float(x) => {
+                let _ = serde_json::to_writer(&mut *out, x);
+            }
+            ViewValue::Str(s) => write_str(out, s),
+            ViewValue::List(items) => {
+                out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(b']');
+            }
+            ViewValue::Object(pairs) => {
+                out.push(b'{');
+                for (i, (key, value)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    write_str(out, key);
+                    out.push(b':');
+                    value.write_json(out);
+                }
+                out.push(b'}');
+            }
+        }
+    }
+
+    /// This value's JSON.
+    pub fn to_json(&self) -> String {
+        let mut out = Vec::with_capacity(256);
+        self.write_json(&mut out);
+        String::from_utf8(out).expect("JSON text written from UTF-8 strings is UTF-8")
+    }
+}
+
+/// Append `text` as a JSON string, escaped as `serde_json` escapes it.
+pub fn write_str(out: &mut Vec<u8>, text: &str) {
+    // Keys, paths, names and most log lines need no escaping: copy them in one go.
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        return;
+    }
+    // A string always serializes, and writing to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// Whether two keys are the same text; literals usually match by address.
+pub fn same_key(a: &Key, b: &Key) -> bool {
+    same_text(a, b)
+}
+
+/// Whether two texts are equal; literals usually match by address.
+fn same_text(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+}
+
+/// JSON equality (an integer never equals a fraction, as in `serde_json`), with a shortcut
+/// for literal text and keys: the diff compares every value of two successive views.
+impl PartialEq for ViewValue {
+    fn eq(&self, other: &ViewValue) -> bool {
+        match (self, other) {
+            (ViewValue::Null, ViewValue::Null) => true,
+            (ViewValue::Bool(a), ViewValue::Bool(b)) => a == b,
+            (ViewValue::Int(a), ViewValue::Int(b)) => a == b,
+            (ViewValue::Float(a), ViewValue::Float(b)) => a == b,
+            (ViewValue::Str(a), ViewValue::Str(b)) => same_text(a, b),
+            (ViewValue::List(a), ViewValue::List(b)) => a == b,
+            (ViewValue::Object(a), ViewValue::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| same_text(ka, kb) && va == vb)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Serialize for ViewValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ViewValue::Null => serializer.serialize_unit(),
+            ViewValue::Bool(b) => serializer.serialize_bool(*b),
+            ViewValue::Int(n) => serializer.serialize_i64(*n),
+            ViewValue::Float(x) => serializer.serialize_f64(*x),
+            ViewValue::Str(s) => serializer.serialize_str(s),
+            ViewValue::List(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            ViewValue::Object(pairs) => {
+                let mut map = serializer.serialize_map(Some(pairs.len()))?;
+                for (key, value) in pairs {
+                    map.serialize_entry(key.as_ref(), value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl From<&Value> for ViewValue {
+    fn from(value: &Value) -> ViewValue {
+        match value {
+            Value::Null => ViewValue::Null,
+            Value::Bool(b) => ViewValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => ViewValue::Int(i),
+                // u64 beyond i64 and fractions: kept as f64 like serde_json's arbitrary
+                // numbers would lose them anyway; views never hold such numbers.
+                None => ViewValue::Float(n.as_f64().unwrap_or(0.0)),
+            },
+            Value::String(s) => ViewValue::text(s.as_str()),
+            Value::Array(items) => ViewValue::List(items.iter().map(ViewValue::from).collect()),
+            Value::Object(map) => ViewValue::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Owned(k.clone()), ViewValue::from(v)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl From<bool> for ViewValue {
+    fn from(b: bool) -> ViewValue {
+        ViewValue::Bool(b)
+    }
+}
+
+macro_rules! from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for ViewValue {
+            fn from(n: $t) -> ViewValue {
+                ViewValue::Int(i64::from(n))
+            }
+        }
+    )*};
+}
+from_int!(i8, i16, i32, i64, u8, u16, u32);
+
+impl From<usize> for ViewValue {
+    fn from(n: usize) -> ViewValue {
+        // Counts in a view are far below i64::MAX.
+        ViewValue::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<f64> for ViewValue {
+    fn from(x: f64) -> ViewValue {
+        ViewValue::Float(x)
+    }
+}
+
+impl From<&'static str> for ViewValue {
+    fn from(s: &'static str) -> ViewValue {
+        ViewValue::Str(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for ViewValue {
+    fn from(s: String) -> ViewValue {
+        ViewValue::Str(Cow::Owned(s))
+    }
+}
+
+impl<T: Into<ViewValue>> From<Option<T>> for ViewValue {
+    fn from(value: Option<T>) -> ViewValue {
+        value.map_or(ViewValue::Null, Into::into)
+    }
+}
+
+impl<T: Into<ViewValue>> From<Vec<T>> for ViewValue {
+    fn from(items: Vec<T>) -> ViewValue {
+        ViewValue::List(items.into_iter().map(Into::into).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample() -> ViewValue {
+        ViewValue::object([
+            ("a", 1u32.into()),
+            ("b", ViewValue::List(vec![true.into(), ViewValue::Null])),
+            ("c", ViewValue::text("say \"hi\"\n\u{1}")),
+            ("d", 1.5.into()),
+            ("e", 2.0.into()),
+            (
+                "f",
+                ViewValue::object([("x", "lit".into()), ("y", (-3i64).into())]),
+            ),
+        ])
+    }
+
+    #[test]
+    fn json_is_what_serde_json_writes() {
+        let value = sample();
+        let expected = json!({"a": 1, "b": [true, null], "c": "say \"hi\"\n\u{1}", "d": 1.5,
+                              "e": 2.0, "f": {"x": "lit", "y": -3}});
+        assert_eq!(value.to_value(), expected);
+        assert_eq!(
+            value.to_json(),
+            serde_json::to_string(&expected).expect("serializes")
+        );
+        assert_eq!(
+            serde_json::to_string(&value).expect("serializes"),
+            value.to_json()
+        );
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        for text in [
+            "plain",
+            "",
+            "quote\"",
+            "back\\slash",
+            "tab\t",
+            "\u{7f}\u{1f}",
+            "é ✓ 🃏",
+        ] {
+            let mut out = Vec::new();
+            write_str(&mut out, text);
+            assert_eq!(
+                String::from_utf8(out).expect("UTF-8"),
+                serde_json::to_string(text).expect("serializes")
+            );
+        }
+    }
+
+    #[test]
+    fn conversion_from_serde_json_round_trips() {
+        let value = json!({"k/1": [1, -2, 2.5, "s", null, {"z": false}], "a": {}});
+        let view = ViewValue::from(&value);
+        assert_eq!(view.to_value(), value);
+        assert_eq!(
+            view.to_json(),
+            serde_json::to_string(&value).expect("serializes")
+        );
+    }
+
+    #[test]
+    fn keys_match_by_text_whatever_their_storage() {
+        let literal: Key = Cow::Borrowed("hand");
+        let owned: Key = Cow::Owned("hand".to_string());
+        assert!(same_key(&literal, &owned));
+        assert!(!same_key(&literal, &Cow::Borrowed("hp")));
+        assert_eq!(sample().get("a"), Some(&ViewValue::Int(1)));
+        assert_eq!(sample().get("zz"), None);
+    }
+}
