@@ -1,9 +1,9 @@
 //! Engine micro-benchmark: random battles with no sockets, timing each step of the server's
 //! per-move pipeline.
 //!
-//! For every move the battle actor calls `Ruleset::apply`, then for each audience (each seat,
-//! and the spectators) builds the envelope view, diffs it against that audience's previous
-//! view straight into one serialized `patch` frame, and drops the previous view. This example
+//! For every move the battle actor builds each audience's envelope view (each seat, and the
+//! spectators), calls `Ruleset::apply`, builds the views again, diffs each pair straight into
+//! one serialized `patch` frame, and drops both views. This example
 //! replays that pipeline over random battles (random legal actions for every seat the engine
 //! does not play), once one battle at a time and once with 1000 battles interleaved, and
 //! reports battles per second and the cost of each step per move.
@@ -35,10 +35,11 @@ const LIVE_BATTLES: usize = 1000;
 #[derive(Default)]
 struct Totals {
     apply: Duration,
+    /// Building the views, before and after the move.
     view: Duration,
     /// Diff written straight into the patch frame's JSON.
     diff: Duration,
-    /// Dropping the audience's previous view.
+    /// Dropping both views.
     drop: Duration,
     /// Moves (actions and engine steps) applied.
     moves: u64,
@@ -92,7 +93,7 @@ fn main() -> ExitCode {
 
     // The full pipeline, once with one battle at a time (hot caches) and once with
     // `LIVE_BATTLES` battles played one move each in turn, as a server with that many live
-    // battles does (each move then finds its battle's state and views cold in the cache).
+    // battles does (each move then finds its battle's state cold in the cache).
     let mut hot = Totals::default();
     let started = Instant::now();
     pipeline(entry.build, &options, 0..battles, 1, &mut hot);
@@ -142,7 +143,6 @@ struct Live {
     seqs: Vec<u64>,
     /// Log lines each viewer's frames have carried so far.
     log_lens: Vec<usize>,
-    views: Vec<ViewValue>,
 }
 
 type Build = fn(&Value, u64) -> Result<Box<dyn Ruleset>, battle_server::ruleset::OptionsError>;
@@ -163,10 +163,6 @@ fn pipeline(
             .chain([Viewer::Spectator])
             .collect();
         let id = format!("b{seed:09}");
-        let views = viewers
-            .iter()
-            .map(|&v| envelope_view(&id, BattleStatus::Playing, &*game, v))
-            .collect();
         Some(Live {
             rng: ChaCha8Rng::seed_from_u64(seed),
             seqs: vec![1; viewers.len()],
@@ -174,7 +170,6 @@ fn pipeline(
             game,
             id,
             viewers,
-            views,
         })
     };
     let mut table: Vec<Live> = seeds.by_ref().take(live).filter_map(start).collect();
@@ -184,8 +179,7 @@ fn pipeline(
         let mut i = 0;
         while i < table.len() {
             let b = &mut table[i];
-            let a = Instant::now();
-            if step(&mut *b.game, &mut b.rng).is_none() {
+            if b.game.outcome().is_some() {
                 // Finished: a new battle takes the place.
                 match seeds.next().and_then(start) {
                     Some(next) => table[i] = next,
@@ -195,14 +189,27 @@ fn pipeline(
                 }
                 continue;
             }
-            t.apply += a.elapsed();
+            let a = Instant::now();
+            let before: Vec<ViewValue> = b
+                .viewers
+                .iter()
+                .map(|&viewer| envelope_view(&b.id, BattleStatus::Playing, &*b.game, viewer))
+                .collect();
+            let m = Instant::now();
+            t.view += m - a;
+            if step(&mut *b.game, &mut b.rng).is_none() {
+                // Stuck: the battle is dropped (the playout harness reports such rulesets).
+                table.swap_remove(i);
+                continue;
+            }
+            t.apply += m.elapsed();
             t.moves += 1;
             let status = if b.game.outcome().is_some() {
                 BattleStatus::Finished
             } else {
                 BattleStatus::Playing
             };
-            for (v, &viewer) in b.viewers.iter().enumerate() {
+            for (v, (&viewer, before)) in b.viewers.iter().zip(before).enumerate() {
                 let a = Instant::now();
                 let view = envelope_view(&b.id, status, &*b.game, viewer);
                 let m = Instant::now();
@@ -211,12 +218,12 @@ fn pipeline(
                 // into the frame's JSON.
                 let log = b.game.log(viewer);
                 let lines = (b.log_lens[v], &log[b.log_lens[v]..]);
-                let text = patch_frame(&b.id, b.seqs[v], None, (&b.views[v], &view), lines)
+                let text = patch_frame(&b.id, b.seqs[v], None, (&before, &view), lines)
                     .unwrap_or_default();
                 b.log_lens[v] = log.len();
                 let d = Instant::now();
-                let old = std::mem::replace(&mut b.views[v], view);
-                drop(old);
+                drop(before);
+                drop(view);
                 let e = Instant::now();
                 t.view += m - a;
                 t.diff += d - m;
