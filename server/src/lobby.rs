@@ -138,7 +138,7 @@ impl Lobby {
                 created: self.created.fetch_add(1, Ordering::Relaxed),
             },
         );
-        tokio::spawn(actor.run());
+        tokio::spawn(Box::new(actor).run());
         tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
         Ok(battle_id)
     }

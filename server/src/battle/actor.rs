@@ -114,7 +114,10 @@ pub fn prepare(
 
 impl BattleActor {
     /// Run until the battle expires.
-    pub async fn run(mut self) {
+    ///
+    /// The actor lives in a box: an `async fn` taking it by value would hold it twice in its
+    /// future (once as the argument, once as the running state) for the battle's whole life.
+    pub async fn run(mut self: Box<Self>) {
         loop {
             let wake = match (self.step_at, self.expire_at) {
                 (Some(a), Some(b)) => Some(a.min(b)),

@@ -10,6 +10,15 @@ pub struct BattleHandle {
     tx: mpsc::Sender<Command>,
 }
 
+/// Why [`BattleHandle::try_offer`] did not queue a command.
+#[derive(Debug)]
+pub enum Offered {
+    /// The queue is full; here is the command back.
+    Full(Command),
+    /// The battle has ended and its actor is gone.
+    Gone,
+}
+
 /// The battle has ended and its actor is gone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BattleGone;
@@ -28,5 +37,14 @@ impl BattleHandle {
     /// Queue a command if there is room right now.
     pub fn try_send(&self, command: Command) -> Result<(), BattleGone> {
         self.tx.try_send(command).map_err(|_| BattleGone)
+    }
+
+    /// Queue a command if there is room right now, or say why not (handing it back when the
+    /// queue is full, to be sent with [`BattleHandle::send`]).
+    pub fn try_offer(&self, command: Command) -> Result<(), Offered> {
+        self.tx.try_send(command).map_err(|err| match err {
+            mpsc::error::TrySendError::Full(command) => Offered::Full(command),
+            mpsc::error::TrySendError::Closed(_) => Offered::Gone,
+        })
     }
 }

@@ -16,7 +16,7 @@ mod seats;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::Command;
-pub use handle::BattleHandle;
+pub use handle::{BattleHandle, Offered};
 pub use input_log::{replay, Input, InputLog};
 
 /// The per-audience view pipeline, public for the engine micro-benchmark

@@ -67,7 +67,13 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     }
     let peer = stream.peer_addr().ok();
     let config = websocket_config(lobby.config().max_frame_bytes);
-    let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(config)).await {
+    // Boxed: the handshake's state is large (about 1.3 KiB) and would otherwise stay part of
+    // this task's future, for every connection, long after the handshake is over.
+    let handshake = Box::pin(tokio_tungstenite::accept_async_with_config(
+        stream,
+        Some(config),
+    ));
+    let ws = match handshake.await {
         Ok(ws) => ws,
         Err(err) => {
             tracing::debug!(?peer, %err, "websocket handshake failed");

@@ -14,7 +14,7 @@ use tokio_tungstenite::WebSocketStream;
 
 use super::decode::decode;
 use super::outbox::Outbox;
-use crate::battle::{BattleHandle, Command};
+use crate::battle::{BattleHandle, Command, Offered};
 use crate::lobby::{CreateRequest, Lobby};
 
 type Stream = SplitStream<WebSocketStream<TcpStream>>;
@@ -38,7 +38,17 @@ pub async fn run(
             _ = &mut writer => break,
         };
         match frame {
-            Some(Ok(Message::Text(text))) => router.route(&text).await,
+            Some(Ok(Message::Text(text))) => {
+                if let Some(blocked) = router.route(&text) {
+                    // The battle's queue is full: wait for room (back-pressure on this client
+                    // only), then finish routing.
+                    // Boxed, so the rarely needed waiting state is not part of every
+                    // connection's task.
+                    let send = Box::pin(blocked.handle.send(blocked.command));
+                    let delivered = send.await.is_ok();
+                    router.delivered(blocked.then, delivered);
+                }
+            }
             Some(Ok(Message::Binary(_))) => {
                 router.reply(ServerMsg::error(
                     ErrorCode::UnsupportedFrame,
@@ -75,6 +85,29 @@ pub async fn run(
     }
 }
 
+/// A command for a battle whose queue was full, to be sent once there is room.
+struct Blocked {
+    handle: BattleHandle,
+    command: Command,
+    then: Then,
+}
+
+/// What routing does once a command reached its battle (or found it gone).
+enum Then {
+    /// The connection joined, rejoined or watches: remember the battle.
+    Entered {
+        battle_id: String,
+        req: Option<u64>,
+        handle: BattleHandle,
+    },
+    /// A command within a battle; `leaving` forgets the battle.
+    Within {
+        battle_id: String,
+        req: Option<u64>,
+        leaving: bool,
+    },
+}
+
 struct Router {
     outbox: Outbox,
     lobby: Arc<Lobby>,
@@ -87,10 +120,17 @@ impl Router {
         self.outbox.offer_msg(&msg);
     }
 
-    async fn route(&mut self, text: &str) {
+    /// Answer or forward one frame. Commands go to battles with `try_send`; `Some` when a
+    /// battle's queue is full, for the caller to wait on and then report to
+    /// [`Router::delivered`]. (Keeping the wait out of here keeps each connection's task
+    /// small: a waiting send's state is large and almost never needed.)
+    fn route(&mut self, text: &str) -> Option<Blocked> {
         let msg = match decode(text) {
             Ok(msg) => msg,
-            Err(error) => return self.reply(error),
+            Err(error) => {
+                self.reply(error);
+                return None;
+            }
         };
         let from = self.outbox.clone();
         match msg {
@@ -139,59 +179,53 @@ impl Router {
                 battle_id,
                 seat,
                 req,
-            } => {
-                self.enter(battle_id, req, Command::Join { from, seat, req })
-                    .await
-            }
+            } => return self.enter(battle_id, req, Command::Join { from, seat, req }),
             ClientMsg::Rejoin {
                 battle_id,
                 token,
                 req,
-            } => {
-                self.enter(battle_id, req, Command::Rejoin { from, token, req })
-                    .await
-            }
+            } => return self.enter(battle_id, req, Command::Rejoin { from, token, req }),
             ClientMsg::Spectate { battle_id, req } => {
-                self.enter(battle_id, req, Command::Spectate { from, req })
-                    .await
+                return self.enter(battle_id, req, Command::Spectate { from, req })
             }
             ClientMsg::Act {
                 battle_id,
                 action,
                 req,
-            } => {
-                self.within(battle_id, req, Command::Act { from, action, req })
-                    .await;
-            }
+            } => return self.within(battle_id, req, Command::Act { from, action, req }, false),
             ClientMsg::Resync { battle_id, req } => {
-                self.within(battle_id, req, Command::Resync { from, req })
-                    .await;
+                return self.within(battle_id, req, Command::Resync { from, req }, false)
             }
             ClientMsg::Leave { battle_id, req } => {
-                let left = self
-                    .within(battle_id.clone(), req, Command::Leave { from, req })
-                    .await;
-                if left {
-                    self.battles.remove(&battle_id);
-                }
+                return self.within(battle_id, req, Command::Leave { from, req }, true)
             }
         }
+        None
     }
 
     /// Send a command that makes this connection part of a battle.
-    async fn enter(&mut self, battle_id: String, req: Option<u64>, command: Command) {
+    fn enter(&mut self, battle_id: String, req: Option<u64>, command: Command) -> Option<Blocked> {
         let Some(handle) = self.lobby.handle(&battle_id) else {
-            return self.no_such_battle(&battle_id, req);
-        };
-        if handle.send(command).await.is_ok() {
-            self.battles.insert(battle_id, handle);
-        } else {
             self.no_such_battle(&battle_id, req);
-        }
+            return None;
+        };
+        let then = Then::Entered {
+            battle_id,
+            req,
+            handle: handle.clone(),
+        };
+        self.offer(handle, command, then)
     }
 
-    /// Send a command to a battle this connection is part of; whether it was delivered.
-    async fn within(&mut self, battle_id: String, req: Option<u64>, command: Command) -> bool {
+    /// Send a command to a battle this connection is part of; `leaving` forgets the battle
+    /// once the command is delivered.
+    fn within(
+        &mut self,
+        battle_id: String,
+        req: Option<u64>,
+        command: Command,
+        leaving: bool,
+    ) -> Option<Blocked> {
         let handle = match self.battles.get(&battle_id) {
             Some(handle) => handle.clone(),
             None if self.lobby.handle(&battle_id).is_some() => {
@@ -201,19 +235,69 @@ impl Router {
                     battle_id: Some(battle_id),
                     req,
                 });
-                return false;
+                return None;
             }
             None => {
                 self.no_such_battle(&battle_id, req);
-                return false;
+                return None;
             }
         };
-        if handle.send(command).await.is_ok() {
-            true
-        } else {
-            self.battles.remove(&battle_id);
-            self.no_such_battle(&battle_id, req);
-            false
+        self.offer(
+            handle,
+            command,
+            Then::Within {
+                battle_id,
+                req,
+                leaving,
+            },
+        )
+    }
+
+    /// Queue `command` if the battle has room; otherwise hand it back to wait on.
+    fn offer(&mut self, handle: BattleHandle, command: Command, then: Then) -> Option<Blocked> {
+        match handle.try_offer(command) {
+            Ok(()) => {
+                self.delivered(then, true);
+                None
+            }
+            Err(Offered::Gone) => {
+                self.delivered(then, false);
+                None
+            }
+            Err(Offered::Full(command)) => Some(Blocked {
+                handle,
+                command,
+                then,
+            }),
+        }
+    }
+
+    /// Finish routing a command once it was delivered to its battle, or found it gone.
+    fn delivered(&mut self, then: Then, delivered: bool) {
+        match (then, delivered) {
+            (
+                Then::Entered {
+                    battle_id, handle, ..
+                },
+                true,
+            ) => {
+                self.battles.insert(battle_id, handle);
+            }
+            (
+                Then::Within {
+                    battle_id, leaving, ..
+                },
+                true,
+            ) => {
+                if leaving {
+                    self.battles.remove(&battle_id);
+                }
+            }
+            (Then::Entered { battle_id, req, .. }, false) => self.no_such_battle(&battle_id, req),
+            (Then::Within { battle_id, req, .. }, false) => {
+                self.battles.remove(&battle_id);
+                self.no_such_battle(&battle_id, req);
+            }
         }
     }
 
