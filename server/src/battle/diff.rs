@@ -3,7 +3,10 @@
 //! `json_patch::diff` compares arrays position by position, so playing the first card of a
 //! hand rewrites every card after it. Views change arrays mostly by removing or inserting a
 //! few elements (a card leaves the hand, a log line is appended), so this diff first skips
-//! the common prefix and suffix of two arrays and only compares what lies between. Objects
+//! the common prefix and suffix of two arrays and only compares what lies between; when one
+//! side has extra elements there, they are placed where the rest line up by identity (an
+//! object's `id`, anything else by value), so the others are diffed with their own former
+//! selves instead of their neighbours. Objects
 //! are compared key by key; successive views hold the same keys in the same order, so both
 //! are walked side by side.
 
@@ -226,22 +229,77 @@ fn diff_array(from: &[ViewValue], to: &[ViewValue], path: &mut Path, ops: &mut i
         .count();
     let middle_from = &rest_from[..rest_from.len() - suffix];
     let middle_to = &rest_to[..rest_to.len() - suffix];
-    let paired = middle_from.len().min(middle_to.len());
-    for (offset, (old, new)) in middle_from.iter().zip(middle_to).enumerate() {
+    // Elements the longer middle has in excess: where they sit, so that the others line up
+    // with their counterparts (a card leaving the middle of a hand while another card's flag
+    // changes is one removal and one replacement, not a rewrite of every card after it).
+    let (short, long) = if middle_from.len() <= middle_to.len() {
+        (middle_from, middle_to)
+    } else {
+        (middle_to, middle_from)
+    };
+    let extra = long.len() - short.len();
+    let at = gap(short, long).unwrap_or(short.len());
+    let removing = middle_from.len() > middle_to.len();
+    for (offset, (old, new)) in middle_from.iter().zip(middle_to).take(at).enumerate() {
         path.push_back(prefix + offset);
         diff_value(old, new, path, ops);
         path.pop_back();
     }
-    // Extra old elements all sit at the same index once each earlier one is removed.
-    for _ in paired..middle_from.len() {
-        path.push_back(prefix + paired);
-        ops.op(Kind::Remove, path, None);
+    if removing {
+        // The removed elements all sit at the same index once each earlier one is gone.
+        for _ in 0..extra {
+            path.push_back(prefix + at);
+            ops.op(Kind::Remove, path, None);
+            path.pop_back();
+        }
+    } else {
+        for (offset, new) in middle_to[at..at + extra].iter().enumerate() {
+            path.push_back(prefix + at + offset);
+            ops.op(Kind::Add, path, Some(new));
+            path.pop_back();
+        }
+    }
+    for (offset, short_item) in short.iter().enumerate().skip(at) {
+        let long_item = &long[offset + extra];
+        let (old, new) = if removing {
+            (long_item, short_item)
+        } else {
+            (short_item, long_item)
+        };
+        path.push_back(prefix + offset + if removing { 0 } else { extra });
+        diff_value(old, new, path, ops);
         path.pop_back();
     }
-    for (offset, new) in middle_to.iter().enumerate().skip(paired) {
-        path.push_back(prefix + offset);
-        ops.op(Kind::Add, path, Some(new));
-        path.pop_back();
+}
+
+/// Where `long`'s extra elements sit so that every element of `short` lines up with one of
+/// the same identity in `long` (`None` when no such place exists, or nothing is extra).
+fn gap(short: &[ViewValue], long: &[ViewValue]) -> Option<usize> {
+    let extra = long.len() - short.len();
+    if extra == 0 || short.is_empty() {
+        return None;
+    }
+    let head = short
+        .iter()
+        .zip(long)
+        .take_while(|(a, b)| same_identity(a, b))
+        .count();
+    let tail = short
+        .iter()
+        .rev()
+        .zip(long.iter().rev())
+        .take_while(|(a, b)| same_identity(a, b))
+        .count();
+    (head + tail >= short.len()).then_some(head)
+}
+
+/// Whether two array elements stand for the same thing: objects with an `id` by their
+/// `id`, anything else by its whole value.
+fn same_identity(a: &ViewValue, b: &ViewValue) -> bool {
+    match (a.get("id"), b.get("id")) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a == b,
+        _ => false,
     }
 }
 
@@ -282,6 +340,27 @@ mod tests {
     }
 
     #[test]
+    fn a_card_leaving_mid_hand_while_another_changes_is_two_ops() {
+        let card = |id: u32, synergy: bool| json!({"id": id, "synergy": synergy});
+        let from =
+            json!({"hand": [card(1, false), card(2, false), card(3, false), card(4, false)]});
+        let to = json!({"hand": [card(1, true), card(3, false), card(4, false)]});
+        let patch = check(&from, &to);
+        assert_eq!(
+            serde_json::to_value(&patch).expect("patches serialize"),
+            json!([{"op": "replace", "path": "/hand/0/synergy", "value": true},
+                   {"op": "remove", "path": "/hand/1"}])
+        );
+        // And the other way round: a card arriving mid-hand.
+        let patch = check(&to, &from);
+        assert_eq!(
+            serde_json::to_value(&patch).expect("patches serialize"),
+            json!([{"op": "replace", "path": "/hand/0/synergy", "value": false},
+                   {"op": "add", "path": "/hand/1", "value": card(2, false)}])
+        );
+    }
+
+    #[test]
     fn appending_to_a_log_is_one_add_per_line() {
         let from = json!({"log": ["a", "b"]});
         let to = json!({"log": ["a", "b", "c", "d"]});
@@ -315,7 +394,7 @@ mod tests {
                 (0..rng.random_range(0..4))
                     .map(|_| {
                         let key =
-                            ["k", "l", "m", "n/o", "p~\"q"][rng.random_range(0..5)].to_string();
+                            ["k", "id", "m", "n/o", "p~\"q"][rng.random_range(0..5)].to_string();
                         (key, random_value(rng, depth - 1))
                     })
                     .collect(),
@@ -354,7 +433,7 @@ mod tests {
     #[test]
     fn random_pairs_always_round_trip() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        for _ in 0..5_000 {
+        for _ in 0..20_000 {
             let from = random_value(&mut rng, 4);
             let to = if rng.random_range(0..2) == 0 {
                 mutate(&mut rng, &from)
