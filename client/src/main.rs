@@ -106,9 +106,19 @@ struct WatchArgs {
     display: Display,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<ExitCode> {
-    match run(Cli::parse()).await {
+fn main() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    // The load generator runs on one thread: it shares the machine with the server it
+    // measures, and one busy core for the generator leaves the others to the server. One
+    // thread also spares the cross-thread wake-ups and work stealing of the default runtime.
+    let runtime = match cli.command {
+        Command::Loadtest(_) => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    }
+    .enable_all()
+    .build()
+    .context("starting the async runtime")?;
+    match runtime.block_on(run(cli)) {
         // Whoever reads our output has gone (`battle-client watch --plain | head`): stop
         // quietly, as line tools do.
         Err(err) if is_broken_pipe(&err) => Ok(ExitCode::SUCCESS),

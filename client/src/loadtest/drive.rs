@@ -7,9 +7,10 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 use tokio::time::Instant;
 
+use super::frame::{Frame, Ops};
 use super::slot::{client_error_key, micros, Peer, Recv, Shared};
 use super::stats::{Samples, Stats};
-use super::view::{Frame, View};
+use super::view::View;
 
 /// Refused actions tolerated in one battle before it is abandoned (a client bot bug or a
 /// server that refuses legal moves; either way the battle would not end).
@@ -75,7 +76,7 @@ pub(super) async fn drive(
         {
             let legal = view.legal();
             if !legal.is_empty() {
-                let action = legal[rng.random_range(0..legal.len())].clone();
+                let action = legal[rng.random_range(0..legal.len())].to_value();
                 if !think.is_zero() {
                     let wake = Instant::now() + think;
                     tokio::time::sleep_until(wake.min(shared.deadline)).await;
@@ -114,7 +115,11 @@ pub(super) async fn drive(
                 return rec;
             }
         };
-        let mut frame: Frame<'_> = match serde_json::from_str(&text) {
+        // Fresh buffers for each frame: the allocator hands back the block the previous
+        // frame freed, still in cache, where buffers kept per connection (thousands of them)
+        // would have gone cold.
+        let mut ops = Ops::with_capacity();
+        let mut frame = match Frame::decode(&text, &mut ops) {
             Ok(frame) => frame,
             Err(_) => {
                 stats.violation("undecodable_message");
@@ -153,7 +158,7 @@ pub(super) async fn drive(
         }
         let snapshot = frame.view.is_some();
         let req = frame.req;
-        match view.apply(&mut frame, resyncing) {
+        match view.apply(&mut frame, &mut ops, resyncing) {
             Ok(false) => {}
             Ok(true) => {
                 resyncing &= !snapshot;

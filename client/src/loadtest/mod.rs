@@ -11,8 +11,13 @@
 //! with the server's pid — the server's CPU seconds and RSS from `/proc`.
 
 mod drive;
+mod frame;
+mod link;
 mod monitor;
+mod node;
+mod patch;
 mod procfs;
+mod reader;
 mod report;
 mod slot;
 mod stats;

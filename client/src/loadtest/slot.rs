@@ -6,6 +6,7 @@
 //! TCP set-up. After each battle every connection sends `leave`, so the server forgets it.
 
 use std::borrow::Cow;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,14 +15,16 @@ use battle_protocol::{ClientMsg, ErrorCode, Req};
 use futures::stream::{FuturesUnordered, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::drive::{drive, lags, End};
+use super::frame::{Frame, Ops};
+use super::link::Link;
 use super::stats::{Samples, Stats};
 use super::target::Target;
-use super::view::Frame;
 use super::LoadConfig;
-use crate::{ClientError, Connection};
+use crate::ClientError;
 
 /// Pause before retrying a `create` the server refused as busy.
 const BUSY_BACKOFF: Duration = Duration::from_millis(200);
@@ -51,14 +54,19 @@ impl Shared {
 
 /// A connection with its own `req` counter.
 pub(super) struct Peer {
-    conn: Connection,
+    link: Link,
     next_req: Req,
+    /// Wakes a receive that waits too long. It is armed for the earliest moment the current
+    /// receive could give up and re-armed only when it fires early: setting a timer per
+    /// frame (and removing it when the frame comes first) costs more than the rare early
+    /// wake-up.
+    timer: Pin<Box<Sleep>>,
 }
 
 /// What one receive gave.
 pub(super) enum Recv {
     /// A text frame and when it arrived.
-    Text(String, Instant),
+    Text(Utf8Bytes, Instant),
     /// The run's deadline passed.
     Deadline,
     /// Nothing arrived within the stall timeout.
@@ -77,23 +85,34 @@ impl Peer {
         let text = serde_json::to_string(msg).map_err(ClientError::Encode)?;
         Stats::add(&stats.frames_out, 1);
         Stats::add(&stats.bytes_out, text.len() as u64);
-        self.conn.send_text(&text).await
+        self.link.send(text).await
     }
 
     /// The next text frame, or why none came before `deadline` / the stall timeout.
     pub(super) async fn recv(&mut self, shared: &Shared) -> Recv {
-        let stall_at = Instant::now() + shared.config.stall_timeout;
-        let until = stall_at.min(shared.deadline);
+        let until = (Instant::now() + shared.config.stall_timeout).min(shared.deadline);
+        if self.timer.deadline() > until {
+            self.timer.as_mut().reset(until);
+        }
         loop {
-            let text = match tokio::time::timeout_at(until, self.conn.recv_text()).await {
-                Err(_) if until == shared.deadline => return Recv::Deadline,
-                Err(_) => return Recv::Stall,
-                Ok(Err(ClientError::Binary(_))) => {
-                    shared.stats.violation("binary_frame");
-                    continue;
+            let text = tokio::select! {
+                biased;
+                received = self.link.recv() => match received {
+                    Err(ClientError::Binary(_)) => {
+                        shared.stats.violation("binary_frame");
+                        continue;
+                    }
+                    Err(err) => return Recv::Failed(err),
+                    Ok(text) => text,
+                },
+                () = &mut self.timer => {
+                    if Instant::now() < until {
+                        // Armed by an earlier receive: wait on, up to this receive's own limit.
+                        self.timer.as_mut().reset(until);
+                        continue;
+                    }
+                    return if until == shared.deadline { Recv::Deadline } else { Recv::Stall };
                 }
-                Ok(Err(err)) => return Recv::Failed(err),
-                Ok(Ok(text)) => text,
             };
             let at = Instant::now();
             Stats::add(&shared.stats.frames_in, 1);
@@ -116,7 +135,7 @@ impl Peer {
         }
         loop {
             match self.recv(shared).await {
-                Recv::Text(text, _) => match serde_json::from_str::<Frame<'_>>(&text) {
+                Recv::Text(text, _) => match Frame::decode(&text, &mut Ops::default()) {
                     Ok(frame) if frame.req == Some(req) => {
                         return Ok(Reply {
                             kind: frame.kind.into_owned(),
@@ -208,7 +227,11 @@ async fn connect_all(shared: &Shared) -> Option<Vec<Peer>> {
     let mut peers = Vec::with_capacity(count);
     for _ in 0..count {
         match tokio::time::timeout_at(shared.deadline, shared.target.connect()).await {
-            Ok(Ok(conn)) => peers.push(Peer { conn, next_req: 0 }),
+            Ok(Ok(link)) => peers.push(Peer {
+                link,
+                next_req: 0,
+                timer: Box::pin(tokio::time::sleep_until(shared.deadline)),
+            }),
             Ok(Err(err)) => {
                 shared
                     .stats

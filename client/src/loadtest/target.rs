@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{bail, Context};
 use tokio::net::TcpSocket;
 
-use crate::{ClientError, Connection};
+use super::link::Link;
+use crate::ClientError;
 
 /// The server under load and how to reach it.
 #[derive(Debug)]
@@ -95,7 +96,7 @@ impl Target {
     }
 
     /// Open one WebSocket connection, from the next source address in turn.
-    pub async fn connect(&self) -> Result<Connection, ClientError> {
+    pub async fn connect(&self) -> Result<Link, ClientError> {
         let io = |e: std::io::Error| ClientError::WebSocket(e.into());
         let socket = if self.addr.is_ipv4() {
             TcpSocket::new_v4()
@@ -110,7 +111,7 @@ impl Target {
                 .map_err(io)?;
         }
         let stream = socket.connect(self.addr).await.map_err(io)?;
-        Connection::connect_over(&self.url, stream).await
+        Link::open(&self.url, stream).await
     }
 }
 
