@@ -136,7 +136,7 @@ impl ViewValue {
 /// Append `text` as a JSON string, escaped as `serde_json` escapes it.
 pub fn write_str(out: &mut Vec<u8>, text: &str) {
     // Keys, paths, names and most log lines need no escaping: copy them in one go.
-    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !needs_escape(text.as_bytes()) {
         out.reserve(text.len() + 2);
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());
@@ -145,6 +145,32 @@ pub fn write_str(out: &mut Vec<u8>, text: &str) {
     }
     // A string always serializes, and writing to a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// Whether `bytes` holds a quote, a backslash or a control character, the bytes JSON
+/// strings escape. Eight bytes at a time: every key, path and name of every patch passes
+/// through here.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    // Whether some byte of `x` is below `n` (exact for n <= 0x80).
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0;
+    // Whether some byte of `x` is zero.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().expect("chunks_exact gives 8 bytes"));
+        if below(x, 0x20)
+            || zero(x ^ (ONES * u64::from(b'"')))
+            || zero(x ^ (ONES * u64::from(b'\\')))
+        {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// Whether two keys are the same text; literals usually match by address.
@@ -333,6 +359,26 @@ mod tests {
                 String::from_utf8(out).expect("UTF-8"),
                 serde_json::to_string(text).expect("serializes")
             );
+        }
+    }
+
+    #[test]
+    fn escape_check_finds_every_special_byte_at_every_position() {
+        for len in 0..20 {
+            let plain = "a".repeat(len);
+            assert!(!needs_escape(plain.as_bytes()), "{plain:?}");
+            for at in 0..len {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut bytes = plain.clone().into_bytes();
+                    bytes[at] = special;
+                    assert!(needs_escape(&bytes), "{bytes:?}");
+                }
+                for harmless in [b' ', b'~', b'/', 0x7f, 0xc3] {
+                    let mut bytes = plain.clone().into_bytes();
+                    bytes[at] = harmless;
+                    assert!(!needs_escape(&bytes), "{bytes:?}");
+                }
+            }
         }
     }
 
