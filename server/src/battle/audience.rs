@@ -15,6 +15,7 @@ use battle_protocol::Req;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::diff::diff_json;
+use crate::connection::frame::Frame;
 use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
 use crate::view_value::{write_str, ViewValue};
@@ -282,9 +283,11 @@ impl Audience {
     }
 
     fn broadcast(&mut self, text: Utf8Bytes) -> Vec<ConnId> {
+        // One frame for every member: the payload is shared, not copied.
+        let frame = Frame::text(text);
         let mut dropped = Vec::new();
         self.members
-            .retain(|member| match member.offer(text.clone()) {
+            .retain(|member| match member.offer_frame(frame.clone()) {
                 Offer::Queued => true,
                 Offer::Lagging | Offer::Closed => {
                     dropped.push(member.id());
@@ -362,7 +365,7 @@ mod tests {
     #[test]
     fn snapshot_then_patches_reproduce_the_view_and_the_log() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         // Large enough that a small patch is cheaper than a snapshot.
         let rules = "x".repeat(300);
@@ -401,7 +404,7 @@ mod tests {
     #[test]
     fn a_new_log_line_alone_is_a_patch() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         let pad = "x".repeat(300);
         let log: Vec<String> = vec!["one".into(), "two".into()];
@@ -423,7 +426,7 @@ mod tests {
     #[test]
     fn a_shrinking_log_resets_members_with_a_snapshot() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         let log: Vec<String> = vec!["one".into(), "two".into()];
         audience.snapshot(&member, &log, json!({"game": {}}));
@@ -440,7 +443,7 @@ mod tests {
     #[test]
     fn answer_is_sent_even_without_change_and_carries_req() {
         let mut audience = Driven::new(Viewer::Seat(0));
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         audience.snapshot(&member, &[], json!({"a": 1}));
         let _ = rx.try_recv();
@@ -456,7 +459,7 @@ mod tests {
     #[test]
     fn large_change_becomes_snapshot() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         audience.snapshot(&member, &[], json!({"a": [1, 2, 3, 4, 5, 6]}));
         let _ = rx.try_recv();
@@ -473,8 +476,8 @@ mod tests {
     #[test]
     fn slow_member_is_dropped_others_keep_receiving() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (slow, _slow_rx, _) = Outbox::new(1);
-        let (fast, mut fast_rx, _) = Outbox::new(64);
+        let (slow, _slow_rx) = Outbox::detached(1);
+        let (fast, mut fast_rx) = Outbox::detached(64);
         audience.add(slow.clone());
         audience.add(fast.clone());
         audience.snapshot(&slow, &[], json!({"n": 0}));
@@ -495,7 +498,7 @@ mod tests {
             .audience
             .publish("b", None, &[], None, || unreachable!("nobody watches"))
             .is_empty());
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         audience.snapshot(&member, &[], json!({"n": 5}));
         match parse(rx.try_recv().expect("queued")) {
@@ -504,7 +507,7 @@ mod tests {
         }
         // A second member joins at the seq the first one holds.
         audience.publish(None, &[], json!({"n": 6}));
-        let (second, mut second_rx, _) = Outbox::new(8);
+        let (second, mut second_rx) = Outbox::detached(8);
         audience.add(second.clone());
         audience.snapshot(&second, &[], json!({"n": 6}));
         match parse(second_rx.try_recv().expect("queued")) {
@@ -515,7 +518,7 @@ mod tests {
         audience.remove(member.id());
         audience.remove(second.id());
         audience.publish(None, &[], json!({"n": 7}));
-        let (third, mut third_rx, _) = Outbox::new(8);
+        let (third, mut third_rx) = Outbox::detached(8);
         audience.add(third.clone());
         audience.snapshot(&third, &[], json!({"n": 7}));
         match parse(third_rx.try_recv().expect("queued")) {
@@ -528,7 +531,7 @@ mod tests {
     #[test]
     fn a_change_without_the_view_before_it_is_sent_as_a_snapshot() {
         let mut audience = Driven::new(Viewer::Spectator);
-        let (member, mut rx, _) = Outbox::new(8);
+        let (member, mut rx) = Outbox::detached(8);
         audience.add(member.clone());
         audience.snapshot(&member, &[], json!({"n": 1}));
         let _ = rx.try_recv();

@@ -188,8 +188,8 @@ mod tests {
     fn attach_detach_and_replace() {
         let mut seats = Seats::new(2, &[]);
         seats.take(Some(0)).expect("free");
-        let (a, _rx_a, _) = Outbox::new(4);
-        let (b, _rx_b, _) = Outbox::new(4);
+        let (a, _rx_a) = Outbox::detached(4);
+        let (b, _rx_b) = Outbox::detached(4);
         assert!(seats.attach(0, a.clone()).is_none());
         assert_eq!(seats.seat_of(a.id()), Some(0));
         let old = seats.attach(0, b.clone()).expect("a was attached");

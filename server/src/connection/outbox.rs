@@ -1,76 +1,33 @@
 //! A connection's bounded outgoing queue: the only way anything reaches a client.
 //!
-//! Battle actors and the connection's own reader put ready-made frames into it with
-//! [`Outbox::offer`], which never waits. A connection whose queue is full is too slow to
-//! follow its battles: it is closed (see [`Outbox::close_lagging`]) rather than being sent a
-//! silently broken stream.
+//! Battle actors and the connection's own reader hand ready-made [`Frame`]s to
+//! [`Outbox::offer`], which never waits. When nothing is queued ahead of it, the frame goes
+//! straight into the socket with one non-blocking vectored write (no task wake-up, no copy);
+//! whatever the socket does not take at once is queued, in order, for the connection's
+//! writer task, which sends it when the socket has room. A connection whose queue is full is
+//! too slow to follow its battles: it is closed (see [`Outbox::close_lagging`]) rather than
+//! being sent a silently broken stream.
+//!
+//! Every write, direct or by the writer, happens under the queue's lock, so frames from
+//! different battles and from the reader never interleave or overtake one another.
 
-use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::task::Poll;
+use std::collections::VecDeque;
+use std::io;
+use std::net::Shutdown;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 
 use battle_protocol::ServerMsg;
 use futures::task::AtomicWaker;
-use tokio::sync::mpsc;
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-/// Tells a connection's writer to close the connection, and with which close frame.
-///
-/// The writer checks it before every batch of frames it writes, so waiting on it must cost
-/// next to nothing: a flag and a waker slot, not a registration in a waiter list.
-#[derive(Debug, Default)]
-pub struct CloseSignal {
-    asked: AtomicBool,
-    waker: AtomicWaker,
-    frame: Mutex<Option<CloseFrame>>,
-}
+use super::frame::Frame;
 
-impl CloseSignal {
-    /// Ask for the connection to close; the first reason given wins.
-    pub fn close(&self, code: CloseCode, reason: &str) {
-        // The lock only guards a store and a take; a poisoned lock still holds a usable value.
-        let mut frame = self
-            .frame
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if frame.is_none() {
-            *frame = Some(CloseFrame {
-                code,
-                reason: reason.into(),
-            });
-        }
-        drop(frame);
-        self.asked.store(true, Ordering::Release);
-        self.waker.wake();
-    }
-
-    /// Wait until a close is asked for (returns at once if it already was).
-    pub fn requested(&self) -> impl Future<Output = ()> + '_ {
-        std::future::poll_fn(move |cx| {
-            if self.asked.load(Ordering::Acquire) {
-                return Poll::Ready(());
-            }
-            self.waker.register(cx.waker());
-            // A close asked for between the check and the registration is seen here.
-            if self.asked.load(Ordering::Acquire) {
-                Poll::Ready(())
-            } else {
-                Poll::Pending
-            }
-        })
-    }
-
-    /// The close frame asked for.
-    pub fn take_frame(&self) -> Option<CloseFrame> {
-        self.frame
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
-    }
-}
+/// Frames handed to the socket in one vectored write (two slices each).
+const FRAMES_PER_WRITE: usize = 32;
 
 /// Identifies one client connection for the lifetime of the process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -87,90 +44,369 @@ impl ConnId {
 /// What happened to a frame offered to an outbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Offer {
-    /// Queued for the writer.
+    /// Written to the socket, or queued for the writer.
     Queued,
     /// The queue was full: the connection has been told to close.
     Lagging,
-    /// The connection is gone.
+    /// The connection is gone or closing.
     Closed,
+}
+
+/// What the writer task should do next.
+#[derive(Debug)]
+pub(super) enum Work {
+    /// Frames are queued that the socket did not take.
+    Write,
+    /// A close was asked for: send what is queued, then this close frame, then stop.
+    Close(Frame),
+    /// The connection is over: stop now.
+    End,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Frames not yet fully written, oldest first.
+    queue: VecDeque<Frame>,
+    /// Bytes of the first queued frame already written.
+    offset: usize,
+    /// The close frame asked for (the first reason given wins); taken by the writer.
+    close: Option<Frame>,
+    /// A close was asked for: nothing more is accepted.
+    closing: bool,
+    /// The connection is over: nothing is written any more.
+    ended: bool,
+}
+
+#[derive(Debug)]
+struct Shared {
+    id: ConnId,
+    capacity: usize,
+    /// The socket; `None` for a detached outbox (tests), whose frames stay queued.
+    socket: Option<TcpStream>,
+    state: Mutex<State>,
+    /// The writer task, waiting for work.
+    writer: AtomicWaker,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
 #[derive(Debug, Clone)]
 pub struct Outbox {
-    id: ConnId,
-    /// Text frames only (close frames go through the [`CloseSignal`]): a queue slot holds
-    /// 32 bytes instead of a whole `Message`'s 56, in every slot of every connection.
-    tx: mpsc::Sender<Utf8Bytes>,
-    close: Arc<CloseSignal>,
+    shared: Arc<Shared>,
 }
 
 impl Outbox {
-    /// A new outbox holding up to `capacity` frames, with the receiving end for the writer
-    /// and the signal the writer watches to close the connection early.
-    pub fn new(capacity: usize) -> (Outbox, mpsc::Receiver<Utf8Bytes>, Arc<CloseSignal>) {
-        let (tx, rx) = mpsc::channel(capacity.max(1));
-        let close = Arc::new(CloseSignal::default());
-        let outbox = Outbox {
-            id: ConnId::next(),
-            tx,
-            close: close.clone(),
+    /// An outbox writing to `socket`, holding up to `capacity` frames the socket could not
+    /// take at once.
+    pub(super) fn new(socket: TcpStream, capacity: usize) -> Outbox {
+        Outbox::build(Some(socket), capacity)
+    }
+
+    /// An outbox with no socket: every frame stays queued until taken from the returned
+    /// [`Tap`]. For tests of what battles send.
+    pub fn detached(capacity: usize) -> (Outbox, Tap) {
+        let outbox = Outbox::build(None, capacity);
+        let tap = Tap {
+            outbox: outbox.clone(),
         };
-        (outbox, rx, close)
+        (outbox, tap)
+    }
+
+    fn build(socket: Option<TcpStream>, capacity: usize) -> Outbox {
+        Outbox {
+            shared: Arc::new(Shared {
+                id: ConnId::next(),
+                capacity: capacity.max(1),
+                socket,
+                state: Mutex::new(State::default()),
+                writer: AtomicWaker::new(),
+            }),
+        }
     }
 
     /// This connection's id.
     pub fn id(&self) -> ConnId {
-        self.id
+        self.shared.id
     }
 
-    /// Queue a text frame without waiting. A full queue closes the connection.
-    pub fn offer(&self, text: Utf8Bytes) -> Offer {
-        match self.tx.try_send(text) {
-            Ok(()) => Offer::Queued,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.close_lagging();
-                Offer::Lagging
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => Offer::Closed,
+    fn state(&self) -> MutexGuard<'_, State> {
+        // Nothing panics while holding the lock, and the state stays consistent between
+        // statements anyway: a poisoned lock still holds a usable value.
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The socket, for the connection's reader and writer.
+    pub(super) fn socket(&self) -> Option<&TcpStream> {
+        self.shared.socket.as_ref()
+    }
+
+    /// Send or queue a frame without waiting. A full queue closes the connection.
+    pub fn offer_frame(&self, frame: Frame) -> Offer {
+        let mut state = self.state();
+        if state.ended || state.closing {
+            return Offer::Closed;
         }
+        if state.queue.is_empty() {
+            if let Some(socket) = &self.shared.socket {
+                match socket.try_write_vectored(&frame.slices_from(0)) {
+                    Ok(n) if n == frame.len() => return Offer::Queued,
+                    Ok(n) => state.offset = n,
+                    Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
+                    Err(_) => {
+                        self.end_locked(&mut state);
+                        return Offer::Closed;
+                    }
+                }
+            }
+            state.queue.push_back(frame);
+            drop(state);
+            self.shared.writer.wake();
+            return Offer::Queued;
+        }
+        if state.queue.len() >= self.shared.capacity {
+            self.close_locked(&mut state, CloseCode::Again, LAGGING);
+            return Offer::Lagging;
+        }
+        state.queue.push_back(frame);
+        Offer::Queued
     }
 
-    /// Serialize and queue one message without waiting.
+    /// Send or queue a text frame without waiting. A full queue closes the connection.
+    pub fn offer(&self, text: impl Into<Utf8Bytes>) -> Offer {
+        self.offer_frame(Frame::text(text))
+    }
+
+    /// Serialize and send or queue one message without waiting.
     pub fn offer_msg(&self, msg: &ServerMsg) -> Offer {
-        self.offer(Utf8Bytes::from(msg.to_text()))
+        self.offer(msg.to_text())
     }
 
     /// Tell the writer to close the connection because it cannot keep up.
     pub fn close_lagging(&self) {
-        self.close(
-            CloseCode::Again,
-            "too slow to keep up; reconnect and resync",
-        );
+        self.close(CloseCode::Again, LAGGING);
     }
 
     /// Tell the writer to send what is queued, then close the connection with this code.
+    /// The first close asked for wins; nothing offered afterwards is sent.
     pub fn close(&self, code: CloseCode, reason: &str) {
-        self.close.close(code, reason);
+        let mut state = self.state();
+        self.close_locked(&mut state, code, reason);
+    }
+
+    fn close_locked(&self, state: &mut State, code: CloseCode, reason: &str) {
+        if state.closing || state.ended {
+            return;
+        }
+        state.closing = true;
+        state.close = Some(Frame::close(code, reason));
+        self.shared.writer.wake();
+    }
+
+    /// End the connection at once: nothing queued is sent, the socket is shut down (its
+    /// reader sees the end of the stream) and every later offer reports
+    /// [`Offer::Closed`].
+    pub(super) fn end(&self) {
+        let mut state = self.state();
+        self.end_locked(&mut state);
+    }
+
+    fn end_locked(&self, state: &mut State) {
+        if state.ended {
+            return;
+        }
+        state.ended = true;
+        state.closing = true;
+        state.close = None;
+        state.queue = VecDeque::new();
+        state.offset = 0;
+        if let Some(socket) = &self.shared.socket {
+            let _ = socket2::SockRef::from(socket).shutdown(Shutdown::Both);
+        }
+        self.shared.writer.wake();
+    }
+
+    /// For the writer: what to do next, or `Pending` (with the task registered) while there
+    /// is nothing to do.
+    pub(super) fn poll_work(&self, cx: &mut Context<'_>) -> Poll<Work> {
+        let mut state = self.state();
+        if state.ended {
+            return Poll::Ready(Work::End);
+        }
+        if let Some(frame) = state.close.take() {
+            return Poll::Ready(Work::Close(frame));
+        }
+        if !state.queue.is_empty() {
+            return Poll::Ready(Work::Write);
+        }
+        // Registered under the lock: an offer that queues after this check wakes the task.
+        self.shared.writer.register(cx.waker());
+        Poll::Pending
+    }
+
+    /// For the writer: whether a close (or the end) was asked for, registering the task to
+    /// be woken when it is.
+    pub(super) fn poll_closing(&self, cx: &mut Context<'_>) -> Poll<()> {
+        let state = self.state();
+        if state.closing {
+            return Poll::Ready(());
+        }
+        self.shared.writer.register(cx.waker());
+        Poll::Pending
+    }
+
+    /// For the writer: write queued frames until the queue is empty (`Ok(true)`) or the
+    /// socket is full (`Ok(false)`). `extra` is queued behind them first (the close frame).
+    pub(super) fn flush(&self, extra: Option<Frame>) -> io::Result<bool> {
+        let mut state = self.state();
+        if state.ended {
+            return Err(io::ErrorKind::NotConnected.into());
+        }
+        if let Some(frame) = extra {
+            state.queue.push_back(frame);
+        }
+        let Some(socket) = &self.shared.socket else {
+            return Ok(state.queue.is_empty());
+        };
+        while !state.queue.is_empty() {
+            let written = {
+                let mut slices = Vec::with_capacity(2 * FRAMES_PER_WRITE);
+                let mut offset = state.offset;
+                for frame in state.queue.iter().take(FRAMES_PER_WRITE) {
+                    slices.extend(frame.slices_from(offset));
+                    offset = 0;
+                }
+                match socket.try_write_vectored(&slices) {
+                    Ok(n) => n,
+                    Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                    Err(err) => {
+                        self.end_locked(&mut state);
+                        return Err(err);
+                    }
+                }
+            };
+            let mut left = written + state.offset;
+            state.offset = 0;
+            while let Some(front) = state.queue.front() {
+                if left < front.len() {
+                    state.offset = left;
+                    break;
+                }
+                left -= front.len();
+                state.queue.pop_front();
+            }
+        }
+        // A queue that once backed up gives its memory back.
+        if state.queue.capacity() > FRAMES_PER_WRITE {
+            state.queue = VecDeque::new();
+        }
+        Ok(true)
     }
 }
+
+/// Reason given when a connection is closed for not keeping up.
+const LAGGING: &str = "too slow to keep up; reconnect and resync";
+
+/// The receiving end of a [detached](Outbox::detached) outbox, for tests. Dropping it ends
+/// the connection, as a writer that stopped would.
+#[derive(Debug)]
+pub struct Tap {
+    outbox: Outbox,
+}
+
+impl Tap {
+    /// The oldest queued text frame's payload, if any.
+    pub fn try_recv(&mut self) -> Result<Utf8Bytes, Empty> {
+        let mut state = self.outbox.state();
+        while let Some(frame) = state.queue.pop_front() {
+            if frame.is_text() {
+                return Utf8Bytes::try_from(frame.payload().clone()).map_err(|_| Empty);
+            }
+        }
+        Err(Empty)
+    }
+
+    /// The close code asked for, if a close was asked for.
+    pub fn close_code(&self) -> Option<u16> {
+        let state = self.outbox.state();
+        state
+            .close
+            .as_ref()
+            .map(|frame| u16::from_be_bytes([frame.payload()[0], frame.payload()[1]]))
+    }
+}
+
+impl Drop for Tap {
+    fn drop(&mut self) {
+        self.outbox.end();
+    }
+}
+
+/// Nothing is queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Empty;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn full_queue_reports_lagging_and_signals_close() {
-        let (outbox, mut rx, close) = Outbox::new(1);
-        assert_eq!(outbox.offer("a".into()), Offer::Queued);
-        assert_eq!(outbox.offer("b".into()), Offer::Lagging);
-        // The close signal was stored, so a writer that starts waiting now sees it at once.
-        tokio::time::timeout(std::time::Duration::from_secs(1), close.requested())
+    #[test]
+    fn full_queue_reports_lagging_and_asks_for_a_close() {
+        let (outbox, mut tap) = Outbox::detached(1);
+        assert_eq!(outbox.offer("a"), Offer::Queued);
+        assert_eq!(outbox.offer("b"), Offer::Lagging);
+        assert_eq!(tap.close_code(), Some(1013));
+        assert_eq!(outbox.offer("c"), Offer::Closed, "nothing after the close");
+        assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from("a")));
+        assert_eq!(tap.try_recv(), Err(Empty));
+        drop(tap);
+        assert_eq!(outbox.offer("d"), Offer::Closed);
+    }
+
+    #[test]
+    fn the_first_close_reason_wins() {
+        let (outbox, tap) = Outbox::detached(4);
+        outbox.close(CloseCode::Size, "frame too large");
+        outbox.close_lagging();
+        assert_eq!(tap.close_code(), Some(1009));
+    }
+
+    /// A connected pair: the server side's outbox and the client side's raw stream.
+    async fn pair(capacity: usize) -> (Outbox, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
-            .expect("close signal is pending");
-        assert_eq!(close.take_frame().map(|f| f.code), Some(CloseCode::Again));
-        assert_eq!(rx.recv().await, Some(Utf8Bytes::from("a")));
-        drop(rx);
-        assert_eq!(outbox.offer("c".into()), Offer::Closed);
+            .expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let (accepted, _) = listener.accept().await.expect("accept");
+        (Outbox::new(accepted, capacity), client)
+    }
+
+    #[tokio::test]
+    async fn frames_reach_the_socket_in_order_without_a_writer() {
+        use tokio::io::AsyncReadExt;
+        let (outbox, mut client) = pair(4).await;
+        let frames: Vec<Frame> = (0..100).map(|i| Frame::text(format!("m{i}"))).collect();
+        for frame in &frames {
+            assert_eq!(outbox.offer_frame(frame.clone()), Offer::Queued);
+        }
+        let expected: Vec<u8> = frames.iter().flat_map(Frame::to_vec).collect();
+        let mut got = vec![0u8; expected.len()];
+        client
+            .read_exact(&mut got)
+            .await
+            .expect("all frames arrive");
+        assert_eq!(got, expected);
+    }
+
+    #[tokio::test]
+    async fn end_shuts_the_socket_down() {
+        use tokio::io::AsyncReadExt;
+        let (outbox, mut client) = pair(4).await;
+        outbox.end();
+        let mut buf = [0u8; 8];
+        assert_eq!(client.read(&mut buf).await.expect("clean end"), 0);
+        assert_eq!(outbox.offer("late"), Offer::Closed);
     }
 }

@@ -1,79 +1,93 @@
-//! The dumb reader: decodes each frame and routes it to the lobby or to a battle.
+//! The dumb reader: reads the socket, decodes each frame and routes it to the lobby or to a
+//! battle.
 
 use std::collections::HashMap;
+use std::io;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
-use futures::stream::SplitStream;
-use futures::StreamExt;
 use tokio::net::TcpStream;
-use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
-use tokio_tungstenite::WebSocketStream;
 
 use super::decode::decode;
+use super::frame::Frame;
+use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::outbox::Outbox;
 use crate::battle::{BattleHandle, Command, Offered};
 use crate::lobby::{CreateRequest, Lobby};
 
-type Stream = SplitStream<WebSocketStream<TcpStream>>;
+/// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
+/// read buffer between reads (client frames are a few hundred bytes; a longer one is
+/// carried over in pieces).
+const READ_CHUNK: usize = 4096;
 
-/// Read frames until the client leaves or the writer stops; then tell every battle this
-/// connection was part of that it is gone.
-pub async fn run(
-    mut stream: Stream,
-    outbox: Outbox,
-    lobby: Arc<Lobby>,
-    mut writer: JoinHandle<()>,
-) {
+/// How the connection ends.
+enum End {
+    /// The client went away, or the socket was shut down (by the writer, say).
+    Gone,
+    /// The client sent a close frame: answer it.
+    Close,
+    /// The client broke the WebSocket protocol or a limit.
+    Refused(ReadError),
+}
+
+/// What to do after routing what was read.
+enum Step {
+    /// Read on.
+    More,
+    /// A battle's queue is full: wait for room, then route the rest of what was read.
+    Blocked(Blocked),
+    /// Stop reading.
+    End(End),
+}
+
+/// Read frames until the client leaves or the connection is shut down; then tell every battle
+/// this connection was part of that it is gone.
+pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
+    let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
+    let conn = outbox.clone();
     let mut router = Router {
         outbox,
         lobby,
         battles: HashMap::new(),
     };
-    loop {
-        let frame = tokio::select! {
-            frame = stream.next() => frame,
-            _ = &mut writer => break,
+    let end = loop {
+        let Some(socket) = conn.socket() else {
+            break End::Gone;
         };
-        match frame {
-            Some(Ok(Message::Text(text))) => {
-                if let Some(blocked) = router.route(&text) {
-                    // The battle's queue is full: wait for room (back-pressure on this client
-                    // only), then finish routing.
-                    // Boxed, so the rarely needed waiting state is not part of every
-                    // connection's task.
-                    let send = Box::pin(blocked.handle.send(blocked.command));
-                    let delivered = send.await.is_ok();
-                    router.delivered(blocked.then, delivered);
-                }
-            }
-            Some(Ok(Message::Binary(_))) => {
-                router.reply(ServerMsg::error(
-                    ErrorCode::UnsupportedFrame,
-                    "binary frames are not part of the protocol; send JSON text frames",
-                    None,
-                ));
-            }
-            Some(Ok(Message::Close(_))) | None => break,
-            Some(Ok(_)) => {} // ping/pong are answered by the WebSocket layer
-            Some(Err(WsError::Capacity(err))) => {
-                // The WebSocket layer cannot carry on after an oversized frame: explain, then
-                // close with 1009 ("message too big").
+        if socket.readable().await.is_err() {
+            break End::Gone;
+        }
+        let mut step = read_and_route(socket, &mut frames, &mut router);
+        while let Step::Blocked(blocked) = step {
+            // Wait for room (back-pressure on this client only), finish routing, then route
+            // what was read after it. Boxed, so the rarely needed waiting state is not part of
+            // every connection's task.
+            let send = Box::pin(blocked.handle.send(blocked.command));
+            let delivered = send.await.is_ok();
+            router.delivered(blocked.then, delivered);
+            step = route_frames(&mut frames, &mut [], &mut router);
+        }
+        if let Step::End(end) = step {
+            break end;
+        }
+    };
+    match end {
+        End::Gone => conn.end(),
+        End::Close => conn.close(CloseCode::Normal, ""),
+        End::Refused(err) => {
+            if let ReadError::TooBig { .. } = err {
+                // The frame cannot be skipped, so the connection cannot carry on: explain,
+                // then close with 1009 ("message too big").
                 router.reply(ServerMsg::error(
                     ErrorCode::UnsupportedFrame,
                     format!("frame refused: {err}; the connection closes"),
                     None,
                 ));
-                router.outbox.close(CloseCode::Size, "frame too large");
-                let _ = (&mut writer).await;
-                break;
             }
-            Some(Err(err)) => {
-                tracing::debug!(conn = router.outbox.id().0, %err, "read failed");
-                break;
-            }
+            tracing::debug!(conn = conn.id().0, %err, "frame refused");
+            conn.close(err.close_code(), &err.to_string());
         }
     }
     for handle in router.battles.values() {
@@ -82,6 +96,52 @@ pub async fn run(
         let _ = handle.try_send(Command::Disconnected {
             from: router.outbox.clone(),
         });
+    }
+}
+
+/// Read what the socket has (without waiting) and route the frames in it.
+fn read_and_route(socket: &TcpStream, frames: &mut FrameReader, router: &mut Router) -> Step {
+    let mut chunk = [0u8; READ_CHUNK];
+    match socket.try_read(&mut chunk) {
+        Ok(0) => Step::End(End::Gone),
+        Ok(n) => route_frames(frames, &mut chunk[..n], router),
+        Err(err) if err.kind() == io::ErrorKind::WouldBlock => Step::More,
+        Err(err) => {
+            tracing::debug!(conn = router.outbox.id().0, %err, "read failed");
+            Step::End(End::Gone)
+        }
+    }
+}
+
+/// Route every whole frame of `data` (after what was carried over), pausing at a command
+/// whose battle has no room.
+fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) -> Step {
+    let mut blocked = None;
+    let fed = frames.feed(data, |inbound| {
+        match inbound {
+            Inbound::Text(text) => {
+                if let Some(command) = router.route(text) {
+                    blocked = Some(command);
+                    return ControlFlow::Break(());
+                }
+            }
+            Inbound::Binary => router.reply(ServerMsg::error(
+                ErrorCode::UnsupportedFrame,
+                "binary frames are not part of the protocol; send JSON text frames",
+                None,
+            )),
+            Inbound::Ping(payload) => {
+                router.outbox.offer_frame(Frame::pong(payload));
+            }
+            Inbound::Close => {}
+        }
+        ControlFlow::Continue(())
+    });
+    match (fed, blocked) {
+        (Ok(Fed::Paused), Some(blocked)) => Step::Blocked(blocked),
+        (Ok(Fed::Done | Fed::Paused), _) => Step::More,
+        (Ok(Fed::Closed), _) => Step::End(End::Close),
+        (Err(err), _) => Step::End(End::Refused(err)),
     }
 }
 

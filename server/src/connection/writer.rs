@@ -1,72 +1,61 @@
-//! The dumb writer: moves frames from the outbox to the socket, batching what is queued.
+//! The dumb writer: sends what the outbox could not write at once, and closes the connection.
+//!
+//! Most frames never reach it: [`Outbox::offer_frame`] writes straight into the socket when
+//! nothing is queued. The writer wakes only when frames are queued behind a full socket, when
+//! a close is asked for, or when the connection ends.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use futures::stream::SplitSink;
-use futures::SinkExt;
-use tokio::net::TcpStream;
-use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
-use tokio_tungstenite::WebSocketStream;
-
-use super::outbox::CloseSignal;
+use super::frame::Frame;
+use super::outbox::{Outbox, Work};
 
 /// How long a closing connection gets to take what is still queued and the close frame.
 const CLOSE_GRACE: Duration = Duration::from_millis(100);
 
-type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
-
-/// Drain `rx` into the socket until every sender is gone, the socket fails, or `close`
-/// asks for the connection to end (too slow, or an unusable frame from the client).
-pub async fn run(mut sink: Sink, mut rx: mpsc::Receiver<Utf8Bytes>, close: Arc<CloseSignal>) {
-    // One wait for the close signal for the connection's whole life, instead of a new
-    // registration with the signal for every frame written.
-    let closing = close.requested();
-    tokio::pin!(closing);
+/// Serve `outbox` until the connection ends; the socket is shut down on the way out, which
+/// also ends the connection's reader.
+pub async fn run(outbox: Outbox) {
     loop {
-        let first = tokio::select! {
-            biased;
-            () = &mut closing => break,
-            next = rx.recv() => match next {
-                Some(text) => Message::Text(text),
-                None => {
-                    let _ = sink.close().await;
-                    return;
+        match std::future::poll_fn(|cx| outbox.poll_work(cx)).await {
+            Work::Write => {
+                let Some(socket) = outbox.socket() else {
+                    break;
+                };
+                // Wait for room in the socket, unless a close is asked for meanwhile.
+                let ready = tokio::select! {
+                    biased;
+                    () = std::future::poll_fn(|cx| outbox.poll_closing(cx)) => continue,
+                    ready = socket.writable() => ready,
+                };
+                if ready.is_err() || outbox.flush(None).is_err() {
+                    break;
                 }
-            },
+            }
+            Work::Close(frame) => {
+                // Send what is still queued (an error explaining the close, say) and the
+                // close frame, without waiting long on a client that may not be reading.
+                let _ = tokio::time::timeout(CLOSE_GRACE, farewell(&outbox, frame)).await;
+                break;
+            }
+            Work::End => break,
+        }
+    }
+    outbox.end();
+}
+
+/// Write the queue and then `close`, waiting for room as needed.
+async fn farewell(outbox: &Outbox, close: Frame) {
+    let mut extra = Some(close);
+    loop {
+        match outbox.flush(extra.take()) {
+            Ok(true) | Err(_) => return,
+            Ok(false) => {}
+        }
+        let Some(socket) = outbox.socket() else {
+            return;
         };
-        let written = tokio::select! {
-            biased;
-            () = &mut closing => break,
-            result = write_batch(&mut sink, first, &mut rx) => result,
-        };
-        if written.is_err() {
+        if socket.writable().await.is_err() {
             return;
         }
     }
-    // Send what is still queued (an error explaining the close, say) and the close frame,
-    // without waiting long on a client that may not be reading.
-    let farewell = async {
-        while let Ok(text) = rx.try_recv() {
-            sink.feed(Message::Text(text)).await?;
-        }
-        if let Some(frame) = close.take_frame() {
-            sink.feed(Message::Close(Some(frame))).await?;
-        }
-        sink.flush().await
-    };
-    let _ = tokio::time::timeout(CLOSE_GRACE, farewell).await;
-}
-
-async fn write_batch(
-    sink: &mut Sink,
-    first: Message,
-    rx: &mut mpsc::Receiver<Utf8Bytes>,
-) -> Result<(), tokio_tungstenite::tungstenite::Error> {
-    sink.feed(first).await?;
-    while let Ok(more) = rx.try_recv() {
-        sink.feed(Message::Text(more)).await?;
-    }
-    sink.flush().await
 }
