@@ -13,6 +13,10 @@
 //! ```
 //! Defaults: 2000 battles of `synergy` with `{"mode":"pvp"}`.
 
+/// The server's allocator, so the figures are the server's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};

@@ -1,5 +1,10 @@
 //! `battle-server`: runs the battle server until Ctrl-C.
 
+/// mimalloc: the view pipeline allocates and frees many small blocks per move; glibc's
+/// small per-thread cache overflows under that churn.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
