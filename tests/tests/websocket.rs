@@ -56,7 +56,11 @@ async fn pings_are_answered_and_fragments_are_gathered() {
     }
     // `{"type":"ping","req":7}` in three fragments, with a WebSocket ping in between.
     let part = |text: &'static str, opcode, fin| {
-        Message::Frame(Frame::message(Bytes::from_static(text.as_bytes()), opcode, fin))
+        Message::Frame(Frame::message(
+            Bytes::from_static(text.as_bytes()),
+            opcode,
+            fin,
+        ))
     };
     for message in [
         part(r#"{"type":"#, OpCode::Data(Data::Text), false),
@@ -143,7 +147,10 @@ async fn close_code_after(server: &RunningServer, bytes: &[u8]) -> u16 {
             .await
             .expect("the server answers in time")
             .expect("read");
-        assert!(n > 0, "the connection ended without a close frame: {got:02x?}");
+        assert!(
+            n > 0,
+            "the connection ended without a close frame: {got:02x?}"
+        );
         got.extend_from_slice(&buf[..n]);
         // Server frames here are short: opcode byte, length byte, payload.
         let mut at = 0;

@@ -12,10 +12,9 @@
 use std::io::Write as _;
 
 use battle_protocol::Req;
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::diff::diff_json;
-use crate::connection::frame::Frame;
+use crate::connection::frame::{Frame, FrameBuf};
 use crate::connection::outbox::{ConnId, Offer, Outbox};
 use crate::ruleset::Viewer;
 use crate::view_value::{write_str, ViewValue};
@@ -93,48 +92,62 @@ fn write_log(log: &[String], out: &mut Vec<u8>) {
     out.push(b']');
 }
 
-/// The `patch` frame from `from` to `to` plus the log lines `new_lines` (the first of which
-/// goes at index `first_line`), wire-identical to `ServerMsg::Patch`'s, written in one pass
-/// while diffing (no intermediate `Patch`, no copies of the changed values). `None` when
-/// nothing changed and no `req` must be answered.
-pub fn patch_frame(
+/// Append the `patch` message from `from` to `to` plus the log lines `new_lines` (the first
+/// of which goes at index `first_line`) to `out`, wire-identical to `ServerMsg::Patch`'s,
+/// written in one pass while diffing (no intermediate `Patch`, no copies of the changed
+/// values). `false` when nothing changed and no `req` must be answered (what was appended is
+/// then of no use).
+pub fn write_patch(
+    out: &mut Vec<u8>,
     battle_id: &str,
     seq: u64,
     req: Option<Req>,
     (from, to): (&ViewValue, &ViewValue),
     (first_line, new_lines): (usize, &[String]),
-) -> Option<String> {
-    let mut frame = Vec::with_capacity(512);
-    frame.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
+) -> bool {
+    out.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
     // Writing a string or a number into a Vec cannot fail.
-    write_str(&mut frame, battle_id);
-    let _ = write!(frame, ",\"seq\":{seq},\"ops\":");
-    let mut count = diff_json(from, to, &mut frame);
+    write_str(out, battle_id);
+    let _ = write!(out, ",\"seq\":{seq},\"ops\":");
+    let mut count = diff_json(from, to, out);
     if !new_lines.is_empty() {
-        frame.pop(); // reopen the ops array diff_json closed
+        out.pop(); // reopen the ops array diff_json closed
         for (offset, line) in new_lines.iter().enumerate() {
             if count > 0 {
-                frame.push(b',');
+                out.push(b',');
             }
             let _ = write!(
-                frame,
+                out,
                 "{{\"op\":\"add\",\"path\":\"/game/log/{}\",\"value\":",
                 first_line + offset
             );
-            write_str(&mut frame, line);
-            frame.push(b'}');
+            write_str(out, line);
+            out.push(b'}');
             count += 1;
         }
-        frame.push(b']');
+        out.push(b']');
     }
     if count == 0 && req.is_none() {
-        return None;
+        return false;
     }
     if let Some(req) = req {
-        let _ = write!(frame, ",\"req\":{req}");
+        let _ = write!(out, ",\"req\":{req}");
     }
-    frame.push(b'}');
-    Some(String::from_utf8(frame).expect("serde_json and the literals above only write UTF-8"))
+    out.push(b'}');
+    true
+}
+
+/// The `patch` message of [`write_patch`] as text; `None` when there is nothing to send.
+pub fn patch_frame(
+    battle_id: &str,
+    seq: u64,
+    req: Option<Req>,
+    views: (&ViewValue, &ViewValue),
+    lines: (usize, &[String]),
+) -> Option<String> {
+    let mut out = Vec::with_capacity(512);
+    write_patch(&mut out, battle_id, seq, req, views, lines)
+        .then(|| String::from_utf8(out).expect("serde_json and the literals only write UTF-8"))
 }
 
 impl Audience {
@@ -205,29 +218,30 @@ impl Audience {
             self.log_len = log.len();
             self.stale = false;
         }
-        let text = self.snapshot_text(battle_id, req, view, log);
-        to.offer(text)
+        let frame = self.snapshot_frame(battle_id, req, view, log);
+        to.offer_frame(frame.text())
     }
 
-    fn snapshot_text(
+    fn snapshot_frame(
         &mut self,
         battle_id: &str,
         req: Option<Req>,
         view: &ViewValue,
         log: &[String],
-    ) -> Utf8Bytes {
-        let mut out = Vec::with_capacity(self.snapshot_len.max(256));
+    ) -> FrameBuf {
+        let mut frame = FrameBuf::with_capacity(self.snapshot_len.max(256));
+        let out = frame.out();
         out.extend_from_slice(b"{\"type\":\"snapshot\",\"battle_id\":");
-        write_str(&mut out, battle_id);
+        write_str(out, battle_id);
         // Writing numbers into a Vec cannot fail.
         let _ = write!(out, ",\"seq\":{},\"view\":", self.seq);
-        write_with_log(view, &log[..self.log_len.min(log.len())], &mut out);
+        write_with_log(view, &log[..self.log_len.min(log.len())], out);
         if let Some(req) = req {
             let _ = write!(out, ",\"req\":{req}");
         }
         out.push(b'}');
-        self.snapshot_len = out.len();
-        Utf8Bytes::from(String::from_utf8(out).expect("JSON written from UTF-8 strings is UTF-8"))
+        self.snapshot_len = frame.payload().len();
+        frame
     }
 
     /// The battle changed. With members present, send every member the patch from `before`
@@ -258,33 +272,33 @@ impl Audience {
                 self.stale = false;
                 self.seq += 1;
                 self.log_len = log.len();
-                let text = self.snapshot_text(battle_id, req, &view, log);
-                return self.broadcast(text);
+                let frame = self.snapshot_frame(battle_id, req, &view, log);
+                return self.broadcast(frame.text());
             }
         };
         let views = (before, &view);
         let lines = (self.log_len, &log[self.log_len..]);
-        let Some(patch) = patch_frame(battle_id, self.seq + 1, req, views, lines) else {
+        let mut patch = FrameBuf::with_capacity(512);
+        if !write_patch(patch.out(), battle_id, self.seq + 1, req, views, lines) {
             return Vec::new();
-        };
+        }
         self.seq += 1;
         self.log_len = log.len();
-        let text = if patch.len() > self.snapshot_len {
-            let snapshot = self.snapshot_text(battle_id, req, &view, log);
-            if snapshot.len() < patch.len() {
+        let frame = if patch.payload().len() > self.snapshot_len {
+            let snapshot = self.snapshot_frame(battle_id, req, &view, log);
+            if snapshot.payload().len() < patch.payload().len() {
                 snapshot
             } else {
-                Utf8Bytes::from(patch)
+                patch
             }
         } else {
-            Utf8Bytes::from(patch)
+            patch
         };
-        self.broadcast(text)
+        self.broadcast(frame.text())
     }
 
-    fn broadcast(&mut self, text: Utf8Bytes) -> Vec<ConnId> {
-        // One frame for every member: the payload is shared, not copied.
-        let frame = Frame::text(text);
+    /// Hand `frame` to every member: one buffer shared by all of them.
+    fn broadcast(&mut self, frame: Frame) -> Vec<ConnId> {
         let mut dropped = Vec::new();
         self.members
             .retain(|member| match member.offer_frame(frame.clone()) {
@@ -358,7 +372,7 @@ mod tests {
         }
     }
 
-    fn parse(text: Utf8Bytes) -> ServerMsg {
+    fn parse(text: tokio_tungstenite::tungstenite::Utf8Bytes) -> ServerMsg {
         serde_json::from_str(&text).expect("server frames parse")
     }
 
@@ -596,13 +610,14 @@ mod tests {
         audience.log_len = 1;
         audience.stale = false;
         let log = ["first".to_string(), "not yet sent".to_string()];
-        let text = audience.snapshot_text("b1", Some(3), &view, &log);
+        let frame = audience.snapshot_frame("b1", Some(3), &view, &log);
+        let text = std::str::from_utf8(frame.payload()).expect("UTF-8");
         let owned = ServerMsg::Snapshot {
             battle_id: "b1".into(),
             seq: 9,
             view: json!({"game": {"a": 1, "log": ["first"], "z": [2]}, "x": [1, {"y": "z"}]}),
             req: Some(3),
         };
-        assert_eq!(text.as_str(), owned.to_text());
+        assert_eq!(text, owned.to_text());
     }
 }

@@ -1,15 +1,13 @@
-//! `Frame`: one server-to-client WebSocket frame, ready for the socket.
+//! `Frame`: one server-to-client WebSocket frame, ready for the socket; `FrameBuf` builds one.
 //!
-//! A frame is its header (2 to 10 bytes, kept inline) and its payload, kept apart: the
-//! payload of a change is serialized once per audience and shared by every member's frame
-//! (cloning a frame copies the header and bumps a reference count), and the socket takes
-//! header and payload in one vectored write. Server frames are never masked (RFC 6455 §5.1).
-
-use std::io::IoSlice;
+//! A frame is one shared buffer holding its header (2 to 10 bytes) and its payload, so the
+//! socket takes it in one plain `send`, and cloning it (for every member of an audience: the
+//! header depends only on the payload's length) only bumps a reference count. Hot paths
+//! serialize straight into a [`FrameBuf`], which keeps room for the header in front of the
+//! payload, so the payload is never copied. Server frames are never masked (RFC 6455 §5.1).
 
 use bytes::Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// Opcode of a text frame, with the FIN bit.
 const TEXT: u8 = 0x81;
@@ -18,45 +16,81 @@ const CLOSE: u8 = 0x88;
 /// Opcode of a pong frame, with the FIN bit.
 const PONG: u8 = 0x8A;
 
+/// Room kept in front of a payload for the longest header.
+const HEAD_ROOM: usize = 10;
+
 /// Longest close reason: a control frame's payload is at most 125 bytes, 2 of them the code.
 const MAX_CLOSE_REASON: usize = 123;
 
-/// One complete frame: header and payload.
+/// One complete frame: header and payload in one shared buffer.
 #[derive(Debug, Clone)]
 pub struct Frame {
-    head: [u8; 10],
-    head_len: u8,
-    payload: Bytes,
+    bytes: Bytes,
+}
+
+/// A frame being built: append the payload to [`FrameBuf::out`], then [`FrameBuf::text`].
+#[derive(Debug)]
+pub struct FrameBuf {
+    buf: Vec<u8>,
+}
+
+impl FrameBuf {
+    /// An empty payload with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> FrameBuf {
+        let mut buf = Vec::with_capacity(HEAD_ROOM + capacity);
+        buf.resize(HEAD_ROOM, 0);
+        FrameBuf { buf }
+    }
+
+    /// The buffer to append the payload to. Only append to it, or remove what was
+    /// appended: the bytes it starts with are the header's room.
+    pub fn out(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// The payload written so far.
+    pub fn payload(&self) -> &[u8] {
+        &self.buf[HEAD_ROOM..]
+    }
+
+    /// The finished text frame. The payload must be UTF-8 (it is JSON written from strings).
+    pub fn text(self) -> Frame {
+        Frame::with_head(TEXT, self.buf)
+    }
 }
 
 impl Frame {
-    fn new(first: u8, payload: Bytes) -> Frame {
-        let mut head = [0u8; 10];
-        head[0] = first;
-        let len = payload.len();
-        let head_len = if len < 126 {
+    /// Write the header for the payload at `buf[HEAD_ROOM..]` just in front of it.
+    fn with_head(first: u8, mut buf: Vec<u8>) -> Frame {
+        let len = buf.len() - HEAD_ROOM;
+        let start = if len < 126 {
             // Fits: checked just above.
-            head[1] = len as u8;
-            2
+            buf[HEAD_ROOM - 1] = len as u8;
+            HEAD_ROOM - 2
         } else if let Ok(len) = u16::try_from(len) {
-            head[1] = 126;
-            head[2..4].copy_from_slice(&len.to_be_bytes());
-            4
+            buf[HEAD_ROOM - 3] = 126;
+            buf[HEAD_ROOM - 2..HEAD_ROOM].copy_from_slice(&len.to_be_bytes());
+            HEAD_ROOM - 4
         } else {
-            head[1] = 127;
-            head[2..10].copy_from_slice(&(len as u64).to_be_bytes());
-            10
+            buf[1] = 127;
+            buf[2..HEAD_ROOM].copy_from_slice(&(len as u64).to_be_bytes());
+            0
         };
+        buf[start] = first;
         Frame {
-            head,
-            head_len,
-            payload,
+            bytes: Bytes::from(buf).slice(start..),
         }
     }
 
-    /// A text frame carrying `text` (shared, not copied).
-    pub fn text(text: impl Into<Utf8Bytes>) -> Frame {
-        Frame::new(TEXT, Bytes::from(text.into()))
+    fn copied(first: u8, payload: &[u8]) -> Frame {
+        let mut buf = FrameBuf::with_capacity(payload.len());
+        buf.out().extend_from_slice(payload);
+        Frame::with_head(first, buf.buf)
+    }
+
+    /// A text frame carrying a copy of `text`.
+    pub fn text(text: &str) -> Frame {
+        Frame::copied(TEXT, text.as_bytes())
     }
 
     /// A close frame with `code` and `reason` (cut to fit a control frame, at a character
@@ -66,58 +100,46 @@ impl Frame {
         while !reason.is_char_boundary(end) {
             end -= 1;
         }
-        let mut body = Vec::with_capacity(2 + end);
-        body.extend_from_slice(&u16::from(code).to_be_bytes());
-        body.extend_from_slice(&reason.as_bytes()[..end]);
-        Frame::new(CLOSE, Bytes::from(body))
+        let mut buf = FrameBuf::with_capacity(2 + end);
+        buf.out().extend_from_slice(&u16::from(code).to_be_bytes());
+        buf.out().extend_from_slice(&reason.as_bytes()[..end]);
+        Frame::with_head(CLOSE, buf.buf)
     }
 
     /// A pong answering a ping with `payload` (at most 125 bytes: the reader refuses longer
     /// control frames).
     pub fn pong(payload: &[u8]) -> Frame {
-        Frame::new(PONG, Bytes::copy_from_slice(payload))
+        Frame::copied(PONG, payload)
+    }
+
+    /// The whole frame, as it goes on the wire.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// Bytes on the wire.
     pub fn len(&self) -> usize {
-        usize::from(self.head_len) + self.payload.len()
+        self.bytes.len()
     }
 
     /// Whether the frame has no bytes (never: every frame has a header).
     pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The payload (UTF-8 text for text frames).
-    pub fn payload(&self) -> &Bytes {
-        &self.payload
+        self.bytes.is_empty()
     }
 
     /// Whether this is a text frame.
     pub fn is_text(&self) -> bool {
-        self.head[0] == TEXT
+        self.bytes[0] == TEXT
     }
 
-    /// The bytes from `offset` on, as at most two slices (header rest, payload rest).
-    pub fn slices_from(&self, offset: usize) -> [IoSlice<'_>; 2] {
-        let head = &self.head[..usize::from(self.head_len)];
-        let payload: &[u8] = &self.payload;
-        if offset < head.len() {
-            [IoSlice::new(&head[offset..]), IoSlice::new(payload)]
-        } else {
-            [
-                IoSlice::new(&[]),
-                IoSlice::new(&payload[offset - head.len()..]),
-            ]
-        }
-    }
-
-    /// The whole frame as one byte vector (for tests and rare paths).
-    pub fn to_vec(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.len());
-        out.extend_from_slice(&self.head[..usize::from(self.head_len)]);
-        out.extend_from_slice(&self.payload);
-        out
+    /// The payload (UTF-8 text for text frames), shared with the frame.
+    pub fn payload(&self) -> Bytes {
+        let head = match self.bytes[1] {
+            126 => 4,
+            127 => 10,
+            _ => 2,
+        };
+        self.bytes.slice(head..)
     }
 }
 
@@ -142,35 +164,25 @@ mod tests {
     fn text_frames_of_every_length_class_parse_back() {
         for len in [0, 1, 125, 126, 127, 65_535, 65_536, 70_000] {
             let text = "x".repeat(len);
-            let frame = Frame::text(text.clone());
-            let bytes = frame.to_vec();
-            assert_eq!(bytes.len(), frame.len());
-            let (header, payload) = parse(&bytes);
-            assert!(header.is_final);
-            assert_eq!(header.opcode, OpCode::Data(Data::Text));
-            assert_eq!(header.mask, None, "server frames are not masked");
-            assert_eq!(payload, text.as_bytes());
-        }
-    }
-
-    #[test]
-    fn slices_from_any_offset_cover_the_rest() {
-        let frame = Frame::text("y".repeat(300));
-        let whole = frame.to_vec();
-        for offset in 0..whole.len() {
-            let rest: Vec<u8> = frame
-                .slices_from(offset)
-                .iter()
-                .flat_map(|s| s.iter().copied())
-                .collect();
-            assert_eq!(rest, &whole[offset..]);
+            let mut built = FrameBuf::with_capacity(16);
+            built.out().extend_from_slice(text.as_bytes());
+            assert_eq!(built.payload(), text.as_bytes());
+            for frame in [Frame::text(&text), built.text()] {
+                let (header, payload) = parse(frame.bytes());
+                assert!(header.is_final);
+                assert_eq!(header.opcode, OpCode::Data(Data::Text));
+                assert_eq!(header.mask, None, "server frames are not masked");
+                assert_eq!(payload, text.as_bytes());
+                assert_eq!(&frame.payload()[..], text.as_bytes());
+                assert!(frame.is_text());
+            }
         }
     }
 
     #[test]
     fn close_frames_carry_code_and_a_cut_reason() {
         let frame = Frame::close(CloseCode::Again, &"é".repeat(100));
-        let (header, payload) = parse(&frame.to_vec());
+        let (header, payload) = parse(frame.bytes());
         assert_eq!(header.opcode, OpCode::Control(Control::Close));
         assert!(payload.len() <= 125);
         assert_eq!(u16::from_be_bytes([payload[0], payload[1]]), 1013);
@@ -183,7 +195,7 @@ mod tests {
 
     #[test]
     fn pong_echoes_the_payload() {
-        let (header, payload) = parse(&Frame::pong(b"abc").to_vec());
+        let (header, payload) = parse(Frame::pong(b"abc").bytes());
         assert_eq!(header.opcode, OpCode::Control(Control::Pong));
         assert_eq!(payload, b"abc");
     }

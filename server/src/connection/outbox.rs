@@ -1,8 +1,8 @@
 //! A connection's bounded outgoing queue: the only way anything reaches a client.
 //!
 //! Battle actors and the connection's own reader hand ready-made [`Frame`]s to
-//! [`Outbox::offer`], which never waits. When nothing is queued ahead of it, the frame goes
-//! straight into the socket with one non-blocking vectored write (no task wake-up, no copy);
+//! [`Outbox::offer_frame`], which never waits. When nothing is queued ahead of it, the frame
+//! goes straight into the socket with one non-blocking `send` (no task wake-up, no copy);
 //! whatever the socket does not take at once is queued, in order, for the connection's
 //! writer task, which sends it when the socket has room. A connection whose queue is full is
 //! too slow to follow its battles: it is closed (see [`Outbox::close_lagging`]) rather than
@@ -12,7 +12,7 @@
 //! different battles and from the reader never interleave or overtake one another.
 
 use std::collections::VecDeque;
-use std::io;
+use std::io::{self, IoSlice};
 use std::net::Shutdown;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,9 +24,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use super::frame::Frame;
+use super::frame::{Frame, FrameBuf};
 
-/// Frames handed to the socket in one vectored write (two slices each).
+/// Queued frames handed to the socket in one vectored write.
 const FRAMES_PER_WRITE: usize = 32;
 
 /// Identifies one client connection for the lifetime of the process.
@@ -150,7 +150,7 @@ impl Outbox {
         }
         if state.queue.is_empty() {
             if let Some(socket) = &self.shared.socket {
-                match socket.try_write_vectored(&frame.slices_from(0)) {
+                match socket.try_write(frame.bytes()) {
                     Ok(n) if n == frame.len() => return Offer::Queued,
                     Ok(n) => state.offset = n,
                     Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
@@ -174,13 +174,17 @@ impl Outbox {
     }
 
     /// Send or queue a text frame without waiting. A full queue closes the connection.
-    pub fn offer(&self, text: impl Into<Utf8Bytes>) -> Offer {
+    pub fn offer(&self, text: &str) -> Offer {
         self.offer_frame(Frame::text(text))
     }
 
     /// Serialize and send or queue one message without waiting.
     pub fn offer_msg(&self, msg: &ServerMsg) -> Offer {
-        self.offer(msg.to_text())
+        let mut frame = FrameBuf::with_capacity(128);
+        // Every field is a plain value, a string-keyed map or a serde_json::Value, all of
+        // which serialize without error; writing into a Vec cannot fail.
+        serde_json::to_writer(frame.out(), msg).expect("server messages always serialize");
+        self.offer_frame(frame.text())
     }
 
     /// Tell the writer to close the connection because it cannot keep up.
@@ -271,10 +275,10 @@ impl Outbox {
         };
         while !state.queue.is_empty() {
             let written = {
-                let mut slices = Vec::with_capacity(2 * FRAMES_PER_WRITE);
+                let mut slices = Vec::with_capacity(FRAMES_PER_WRITE);
                 let mut offset = state.offset;
                 for frame in state.queue.iter().take(FRAMES_PER_WRITE) {
-                    slices.extend(frame.slices_from(offset));
+                    slices.push(IoSlice::new(&frame.bytes()[offset..]));
                     offset = 0;
                 }
                 match socket.try_write_vectored(&slices) {
@@ -321,7 +325,7 @@ impl Tap {
         let mut state = self.outbox.state();
         while let Some(frame) = state.queue.pop_front() {
             if frame.is_text() {
-                return Utf8Bytes::try_from(frame.payload().clone()).map_err(|_| Empty);
+                return Utf8Bytes::try_from(frame.payload()).map_err(|_| Empty);
             }
         }
         Err(Empty)
@@ -330,10 +334,10 @@ impl Tap {
     /// The close code asked for, if a close was asked for.
     pub fn close_code(&self) -> Option<u16> {
         let state = self.outbox.state();
-        state
-            .close
-            .as_ref()
-            .map(|frame| u16::from_be_bytes([frame.payload()[0], frame.payload()[1]]))
+        state.close.as_ref().map(|frame| {
+            let payload = frame.payload();
+            u16::from_be_bytes([payload[0], payload[1]])
+        })
     }
 }
 
@@ -387,11 +391,11 @@ mod tests {
     async fn frames_reach_the_socket_in_order_without_a_writer() {
         use tokio::io::AsyncReadExt;
         let (outbox, mut client) = pair(4).await;
-        let frames: Vec<Frame> = (0..100).map(|i| Frame::text(format!("m{i}"))).collect();
+        let frames: Vec<Frame> = (0..100).map(|i| Frame::text(&format!("m{i}"))).collect();
         for frame in &frames {
             assert_eq!(outbox.offer_frame(frame.clone()), Offer::Queued);
         }
-        let expected: Vec<u8> = frames.iter().flat_map(Frame::to_vec).collect();
+        let expected: Vec<u8> = frames.iter().flat_map(|f| f.bytes().to_vec()).collect();
         let mut got = vec![0u8; expected.len()];
         client
             .read_exact(&mut got)

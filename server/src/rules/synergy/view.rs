@@ -8,7 +8,7 @@ use super::side::Side;
 use super::state::Battle;
 use super::ROUND_LIMIT;
 use crate::ruleset::Viewer;
-use crate::view_value::ViewValue;
+use crate::view_value::{Key, ViewValue};
 
 fn card_view(side: &Side, card: &Card) -> ViewValue {
     let def = card.def;
@@ -41,35 +41,28 @@ fn side_view(side: &Side, show_hand: bool) -> ViewValue {
                 .collect(),
         )
     });
-    let mut pairs = Vec::with_capacity(15);
-    pairs.extend([
-        ("block", side.block.into()),
-        ("deck_size", side.deck_size.into()),
-        ("discard_count", side.zones.discard.len().into()),
-        ("draw_count", side.zones.draw.len().into()),
-        ("energy", side.energy.into()),
-        ("focus", side.focus.into()),
-    ]);
+    // Built as the object's own pairs (one allocation); keys in sorted order.
+    let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(15);
+    let mut put = |key: &'static str, value: ViewValue| pairs.push((Key::Borrowed(key), value));
+    put("block", side.block.into());
+    put("deck_size", side.deck_size.into());
+    put("discard_count", side.zones.discard.len().into());
+    put("draw_count", side.zones.draw.len().into());
+    put("energy", side.energy.into());
+    put("focus", side.focus.into());
     // Only the side's own seat sees its hand; the key sits where a sorted map keeps it.
     if let Some(hand) = hand {
-        pairs.push(("hand", hand));
+        put("hand", hand);
     }
-    pairs.extend([
-        ("hand_count", side.zones.hand.len().into()),
-        ("hp", side.hp.into()),
-        ("max_hp", side.max_hp.into()),
-        ("name", side.name.into()),
-        ("score", side.score.into()),
-        ("sigils", sigils),
-        ("spectrum_bonus_taken", side.spectrum_taken.into()),
-        ("turn_multiplier", side.multiplier.into()),
-    ]);
-    ViewValue::Object(
-        pairs
-            .into_iter()
-            .map(|(key, value)| (key.into(), value))
-            .collect(),
-    )
+    put("hand_count", side.zones.hand.len().into());
+    put("hp", side.hp.into());
+    put("max_hp", side.max_hp.into());
+    put("name", side.name.into());
+    put("score", side.score.into());
+    put("sigils", sigils);
+    put("spectrum_bonus_taken", side.spectrum_taken.into());
+    put("turn_multiplier", side.multiplier.into());
+    ViewValue::Object(pairs)
 }
 
 impl Battle {
