@@ -10,8 +10,10 @@
 //! `drive::lags`), actions/s, frames and bytes/s, errors by kind, protocol violations, and —
 //! with the server's pid — the server's CPU seconds and RSS from `/proc`.
 
+mod buffers;
 mod drive;
 mod frame;
+mod handshake;
 mod link;
 mod monitor;
 mod node;
@@ -24,6 +26,7 @@ mod stats;
 mod target;
 mod threshold;
 mod view;
+mod wire;
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicU64;

@@ -16,8 +16,8 @@ use futures::stream::{FuturesUnordered, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::time::{Instant, Sleep};
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 
+use super::buffers::Text;
 use super::drive::{drive, lags, End};
 use super::frame::{Frame, Ops};
 use super::link::Link;
@@ -66,7 +66,7 @@ pub(super) struct Peer {
 /// What one receive gave.
 pub(super) enum Recv {
     /// A text frame and when it arrived.
-    Text(Utf8Bytes, Instant),
+    Text(Text, Instant),
     /// The run's deadline passed.
     Deadline,
     /// Nothing arrived within the stall timeout.
@@ -82,10 +82,10 @@ impl Peer {
     }
 
     pub(super) async fn send(&mut self, msg: &ClientMsg, stats: &Stats) -> Result<(), ClientError> {
-        let text = serde_json::to_string(msg).map_err(ClientError::Encode)?;
+        let len = self.link.queue(msg)?;
         Stats::add(&stats.frames_out, 1);
-        Stats::add(&stats.bytes_out, text.len() as u64);
-        self.link.send(text).await
+        Stats::add(&stats.bytes_out, len as u64);
+        self.link.flush().await
     }
 
     /// The next text frame, or why none came before `deadline` / the stall timeout.
