@@ -45,12 +45,18 @@ fn handshake_config(max_frame_bytes: usize) -> WebSocketConfig {
 /// snapshots in one write.
 pub const SEND_BUFFER_BYTES: usize = 64 * 1024;
 
-/// Serve one accepted TCP connection until it closes.
-pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
+/// Socket options for an accepted connection: no Nagle delay (frames are small and
+/// latency-bound) and a fixed send buffer ([`SEND_BUFFER_BYTES`]).
+fn tune_socket(stream: &TcpStream) {
     let _ = stream.set_nodelay(true);
-    if let Err(err) = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER_BYTES) {
+    if let Err(err) = socket2::SockRef::from(stream).set_send_buffer_size(SEND_BUFFER_BYTES) {
         tracing::debug!(%err, "cannot size the send buffer");
     }
+}
+
+/// Serve one accepted TCP connection until it closes.
+pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
+    tune_socket(&stream);
     let peer = stream.peer_addr().ok();
     let config = handshake_config(lobby.config().max_frame_bytes);
     // Boxed: the handshake's state is large (about 1.3 KiB) and would otherwise stay part of
@@ -88,9 +94,8 @@ mod tests {
         let addr = listener.local_addr().expect("address");
         let _client = TcpStream::connect(addr).await.expect("connect");
         let (accepted, _) = listener.accept().await.expect("accept");
+        tune_socket(&accepted);
         let sock = socket2::SockRef::from(&accepted);
-        sock.set_send_buffer_size(SEND_BUFFER_BYTES)
-            .expect("setsockopt");
         let size = sock.send_buffer_size().expect("getsockopt");
         // Linux reports twice the size asked for; autotuning would start at 16 KiB and grow.
         assert_eq!(
@@ -98,5 +103,6 @@ mod tests {
             2 * SEND_BUFFER_BYTES,
             "the option applies to the accepted socket"
         );
+        assert!(accepted.nodelay().expect("getsockopt"), "Nagle is off");
     }
 }

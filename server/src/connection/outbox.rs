@@ -173,7 +173,8 @@ impl Outbox {
         Offer::Queued
     }
 
-    /// Send or queue a text frame without waiting. A full queue closes the connection.
+    /// Send or queue a text frame without waiting (a copy of `text`). For tests.
+    #[cfg(test)]
     pub fn offer(&self, text: &str) -> Offer {
         self.offer_frame(Frame::text(text))
     }
