@@ -1,9 +1,10 @@
 //! Engine micro-benchmark: random battles with no sockets, timing each step of the server's
 //! per-move pipeline.
 //!
-//! For every move the battle actor builds each audience's envelope view (each seat, and the
-//! spectators), calls `Ruleset::apply`, builds the views again, diffs each pair straight into
-//! one serialized `patch` frame, and drops both views. This example
+//! For every move the battle actor builds the envelope view once for all its audiences (each
+//! seat, and the spectators), calls `Ruleset::apply`, builds the view again, diffs the pair
+//! once (each operation serialized once, tagged with the viewers who receive it), copies each
+//! audience's operations into its `patch` frame, and drops both views. This example
 //! replays that pipeline over random battles (random legal actions for every seat the engine
 //! does not play), once one battle at a time and once with 1000 battles interleaved, and
 //! reports battles per second and the cost of each step per move.
@@ -22,9 +23,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use battle_protocol::BattleStatus;
-use battle_server::battle::{envelope_view, patch_frame};
-use battle_server::ruleset::{Ruleset, Viewer};
-use battle_server::view_value::ViewValue;
+use battle_server::battle::{envelope_view_all, patch_frame, Changes};
+use battle_server::ruleset::{Ruleset, Viewer, Viewers};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -41,7 +41,7 @@ struct Totals {
     apply: Duration,
     /// Building the views, before and after the move.
     view: Duration,
-    /// Diff written straight into the patch frame's JSON.
+    /// The diff, its operations serialized once, and every audience's patch frame.
     diff: Duration,
     /// Dropping both views.
     drop: Duration,
@@ -193,12 +193,9 @@ fn pipeline(
                 }
                 continue;
             }
+            let watching: Viewers = b.viewers.iter().copied().collect();
             let a = Instant::now();
-            let before: Vec<ViewValue> = b
-                .viewers
-                .iter()
-                .map(|&viewer| envelope_view(&b.id, BattleStatus::Playing, &*b.game, viewer))
-                .collect();
+            let before = envelope_view_all(&b.id, BattleStatus::Playing, &*b.game, watching);
             let m = Instant::now();
             t.view += m - a;
             if step(&mut *b.game, &mut b.rng).is_none() {
@@ -213,29 +210,31 @@ fn pipeline(
             } else {
                 BattleStatus::Playing
             };
-            for (v, (&viewer, before)) in b.viewers.iter().zip(before).enumerate() {
-                let a = Instant::now();
-                let view = envelope_view(&b.id, status, &*b.game, viewer);
-                let m = Instant::now();
+            let a = Instant::now();
+            let view = envelope_view_all(&b.id, status, &*b.game, watching);
+            let m = Instant::now();
+            // As the actor and its audiences do: one diff, then each audience's operations
+            // and new log lines copied into its frame.
+            let changes = Changes::between(&before, &view, watching);
+            for (v, &viewer) in b.viewers.iter().enumerate() {
                 b.seqs[v] += 1;
-                // As an audience does: the diff and the new log lines are written straight
-                // into the frame's JSON.
                 let log = b.game.log(viewer);
                 let lines = (b.log_lens[v], &log[b.log_lens[v]..]);
-                let text = patch_frame(&b.id, b.seqs[v], None, (&before, &view), lines)
+                let text = patch_frame(&b.id, b.seqs[v], None, (&changes, viewer), lines)
                     .unwrap_or_default();
                 b.log_lens[v] = log.len();
-                let d = Instant::now();
-                drop(before);
-                drop(view);
-                let e = Instant::now();
-                t.view += m - a;
-                t.diff += d - m;
-                t.drop += e - d;
                 t.patches += 1;
                 t.patch_bytes += text.len() as u64;
                 black_box(text);
             }
+            let d = Instant::now();
+            drop(changes);
+            drop(before);
+            drop(view);
+            let e = Instant::now();
+            t.view += m - a;
+            t.diff += d - m;
+            t.drop += e - d;
             i += 1;
         }
     }

@@ -11,6 +11,7 @@ pub mod rules;
 pub mod ruleset;
 pub mod server;
 pub mod view_value;
+pub mod viewers;
 
 pub use config::Config;
 pub use server::{start, RunningServer};

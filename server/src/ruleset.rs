@@ -10,6 +10,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 pub use crate::view_value::ViewValue;
+pub use crate::viewers::Viewers;
 
 /// Who a view is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -130,10 +131,23 @@ pub trait Ruleset: Send + 'static {
         ))
     }
 
-    /// The whole view for `viewer`, holding nothing that viewer may not see. A ruleset that
-    /// keeps a battle log through [`Ruleset::log`] leaves it out of this view. It is rebuilt
-    /// for every audience after every change, hence [`ViewValue`] rather than a JSON tree.
-    fn view(&self, viewer: Viewer) -> ViewValue;
+    /// Every viewer's view in one tree: each part that only some viewers may see (a hand,
+    /// a seat's private counters) is an object member whose value is wrapped in
+    /// [`ViewValue::Only`] with the set of viewers who see it. A ruleset that keeps a battle
+    /// log through [`Ruleset::log`] leaves it out of this view.
+    ///
+    /// The server builds it once per change for all audiences, diffs it once, and sends each
+    /// audience only the operations its viewers may see; a snapshot is written for one
+    /// viewer, leaving out every member marked for others. So what a viewer may not see is
+    /// never serialized for them. Build the marks the same way in every view of a battle
+    /// (same keys, same sets, same order), never directly as a list item.
+    fn view_all(&self) -> ViewValue;
+
+    /// The whole view for `viewer`, holding nothing that viewer may not see:
+    /// [`Ruleset::view_all`] projected for `viewer`.
+    fn view(&self, viewer: Viewer) -> ViewValue {
+        self.view_all().project(viewer)
+    }
 
     /// The battle log as `viewer` sees it: short sentences a player understands, oldest
     /// first. It only ever grows: a line once shown is never changed or removed. The server

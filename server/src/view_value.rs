@@ -16,6 +16,9 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 
+use crate::ruleset::Viewer;
+use crate::viewers::Viewers;
+
 /// An object key: a literal, or owned text for keys that come from elsewhere.
 pub type Key = Cow<'static, str>;
 
@@ -37,6 +40,13 @@ pub enum ViewValue {
     List(Vec<ViewValue>),
     /// An object: keys in the order they are written (keep them sorted, see the module).
     Object(Vec<(Key, ViewValue)>),
+    /// A value only `Viewers` may see, in a view built for several viewers at once (see
+    /// [`Ruleset::view_all`](crate::ruleset::Ruleset::view_all)). It stands only as the
+    /// value of an object member: for everyone else the member is absent. One object may
+    /// hold the same key several times with disjoint sets (a seat's own legal actions), and
+    /// the same marks in the same order in every view of a battle, so that the diff lines
+    /// them up.
+    Only(Viewers, Box<ViewValue>),
 }
 
 impl ViewValue {
@@ -80,14 +90,50 @@ impl ViewValue {
             ViewValue::Object(pairs) => Value::Object(
                 pairs
                     .iter()
+                    .filter(|(_, v)| !matches!(v, ViewValue::Only(..)))
                     .map(|(k, v)| (k.to_string(), v.to_value()))
                     .collect(),
             ),
+            // Marked values are shown to nobody here; see `project`.
+            ViewValue::Only(..) => Value::Null,
         }
     }
 
-    /// Append this value's JSON to `out`.
+    /// What `viewer` sees of this value: marked members it may see are unwrapped, the others
+    /// left out. The result holds no [`ViewValue::Only`].
+    pub fn project(&self, viewer: Viewer) -> ViewValue {
+        match self {
+            ViewValue::List(items) => ViewValue::List(
+                items
+                    .iter()
+                    .filter(|item| visible(item, viewer))
+                    .map(|item| item.project(viewer))
+                    .collect(),
+            ),
+            ViewValue::Object(pairs) => ViewValue::Object(
+                pairs
+                    .iter()
+                    .filter(|(_, v)| visible(v, viewer))
+                    .map(|(k, v)| (k.clone(), v.project(viewer)))
+                    .collect(),
+            ),
+            ViewValue::Only(viewers, inner) if viewers.contains(viewer) => inner.project(viewer),
+            ViewValue::Only(..) => ViewValue::Null,
+            plain => plain.clone(),
+        }
+    }
+
+    /// Append this value's JSON to `out`, as everyone sees it: marked members are left out.
     pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write_json_as(None, out);
+    }
+
+    /// Append this value's JSON as `viewer` sees it (`None`: as nobody in particular, so
+    /// without any marked member) to `out`, which is the JSON of
+    /// [`project`](ViewValue::project)`(viewer)`. Returns whether the value holds a
+    /// [`ViewValue::Only`] anywhere (whether or not `viewer` sees it): when it does not, the
+    /// bytes are the same for every viewer.
+    pub fn write_json_as(&self, viewer: Option<Viewer>, out: &mut Vec<u8>) -> bool {
         // Plain values always serialize, and writing to a Vec cannot fail.
         match self {
             ViewValue::Null => out.extend_from_slice(b"null"),
@@ -101,28 +147,64 @@ impl ViewValue {
             }
             ViewValue::Str(s) => write_str(out, s),
             ViewValue::List(items) => {
+                let mut marked = false;
                 out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
+                let mut first = true;
+                for item in items {
+                    if let ViewValue::Only(viewers, inner) = item {
+                        marked = true;
+                        if !viewer.is_some_and(|v| viewers.contains(v)) {
+                            continue;
+                        }
+                        if !std::mem::take(&mut first) {
+                            out.push(b',');
+                        }
+                        inner.write_json_as(viewer, out);
+                        continue;
+                    }
+                    if !std::mem::take(&mut first) {
                         out.push(b',');
                     }
-                    item.write_json(out);
+                    marked |= item.write_json_as(viewer, out);
                 }
                 out.push(b']');
+                return marked;
             }
             ViewValue::Object(pairs) => {
+                let mut marked = false;
                 out.push(b'{');
-                for (i, (key, value)) in pairs.iter().enumerate() {
-                    if i > 0 {
+                let mut first = true;
+                for (key, value) in pairs {
+                    let value = match value {
+                        ViewValue::Only(viewers, inner) => {
+                            marked = true;
+                            if !viewer.is_some_and(|v| viewers.contains(v)) {
+                                continue;
+                            }
+                            inner
+                        }
+                        value => value,
+                    };
+                    if !std::mem::take(&mut first) {
                         out.push(b',');
                     }
                     write_str(out, key);
                     out.push(b':');
-                    value.write_json(out);
+                    marked |= value.write_json_as(viewer, out);
                 }
                 out.push(b'}');
+                return marked;
+            }
+            ViewValue::Only(viewers, inner) => {
+                if viewer.is_some_and(|v| viewers.contains(v)) {
+                    inner.write_json_as(viewer, out);
+                } else {
+                    out.extend_from_slice(b"null");
+                }
+                return true;
             }
         }
+        false
     }
 
     /// This value's JSON.
@@ -173,6 +255,14 @@ fn needs_escape(bytes: &[u8]) -> bool {
         .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
+/// Whether `viewer` sees `value` where it stands as a member or an item.
+fn visible(value: &ViewValue, viewer: Viewer) -> bool {
+    match value {
+        ViewValue::Only(viewers, _) => viewers.contains(viewer),
+        _ => true,
+    }
+}
+
 /// Whether two keys are the same text; literals usually match by address.
 pub fn same_key(a: &Key, b: &Key) -> bool {
     same_text(a, b)
@@ -200,6 +290,7 @@ impl PartialEq for ViewValue {
                         .zip(b)
                         .all(|((ka, va), (kb, vb))| same_text(ka, kb) && va == vb)
             }
+            (ViewValue::Only(a, x), ViewValue::Only(b, y)) => a == b && x == y,
             _ => false,
         }
     }
@@ -221,12 +312,15 @@ impl Serialize for ViewValue {
                 seq.end()
             }
             ViewValue::Object(pairs) => {
-                let mut map = serializer.serialize_map(Some(pairs.len()))?;
-                for (key, value) in pairs {
+                let shown = |(_, v): &&(Key, ViewValue)| !matches!(v, ViewValue::Only(..));
+                let mut map = serializer.serialize_map(Some(pairs.iter().filter(shown).count()))?;
+                for (key, value) in pairs.iter().filter(shown) {
                     map.serialize_entry(key.as_ref(), value)?;
                 }
                 map.end()
             }
+            // Marked values are shown to nobody here; see `ViewValue::project`.
+            ViewValue::Only(..) => serializer.serialize_unit(),
         }
     }
 }
@@ -308,98 +402,5 @@ impl<T: Into<ViewValue>> From<Vec<T>> for ViewValue {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn sample() -> ViewValue {
-        ViewValue::object([
-            ("a", 1u32.into()),
-            ("b", ViewValue::List(vec![true.into(), ViewValue::Null])),
-            ("c", ViewValue::text("say \"hi\"\n\u{1}")),
-            ("d", 1.5.into()),
-            ("e", 2.0.into()),
-            (
-                "f",
-                ViewValue::object([("x", "lit".into()), ("y", (-3i64).into())]),
-            ),
-        ])
-    }
-
-    #[test]
-    fn json_is_what_serde_json_writes() {
-        let value = sample();
-        let expected = json!({"a": 1, "b": [true, null], "c": "say \"hi\"\n\u{1}", "d": 1.5,
-                              "e": 2.0, "f": {"x": "lit", "y": -3}});
-        assert_eq!(value.to_value(), expected);
-        assert_eq!(
-            value.to_json(),
-            serde_json::to_string(&expected).expect("serializes")
-        );
-        assert_eq!(
-            serde_json::to_string(&value).expect("serializes"),
-            value.to_json()
-        );
-    }
-
-    #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
-        for text in [
-            "plain",
-            "",
-            "quote\"",
-            "back\\slash",
-            "tab\t",
-            "\u{7f}\u{1f}",
-            "é ✓ 🃏",
-        ] {
-            let mut out = Vec::new();
-            write_str(&mut out, text);
-            assert_eq!(
-                String::from_utf8(out).expect("UTF-8"),
-                serde_json::to_string(text).expect("serializes")
-            );
-        }
-    }
-
-    #[test]
-    fn escape_check_finds_every_special_byte_at_every_position() {
-        for len in 0..20 {
-            let plain = "a".repeat(len);
-            assert!(!needs_escape(plain.as_bytes()), "{plain:?}");
-            for at in 0..len {
-                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
-                    let mut bytes = plain.clone().into_bytes();
-                    bytes[at] = special;
-                    assert!(needs_escape(&bytes), "{bytes:?}");
-                }
-                for harmless in [b' ', b'~', b'/', 0x7f, 0xc3] {
-                    let mut bytes = plain.clone().into_bytes();
-                    bytes[at] = harmless;
-                    assert!(!needs_escape(&bytes), "{bytes:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn conversion_from_serde_json_round_trips() {
-        let value = json!({"k/1": [1, -2, 2.5, "s", null, {"z": false}], "a": {}});
-        let view = ViewValue::from(&value);
-        assert_eq!(view.to_value(), value);
-        assert_eq!(
-            view.to_json(),
-            serde_json::to_string(&value).expect("serializes")
-        );
-    }
-
-    #[test]
-    fn keys_match_by_text_whatever_their_storage() {
-        let literal: Key = Cow::Borrowed("hand");
-        let owned: Key = Cow::Owned("hand".to_string());
-        assert!(same_key(&literal, &owned));
-        assert!(!same_key(&literal, &Cow::Borrowed("hp")));
-        assert_eq!(sample().get("a"), Some(&ViewValue::Int(1)));
-        assert_eq!(sample().get("zz"), None);
-    }
-}
+#[path = "view_value_tests.rs"]
+mod tests;

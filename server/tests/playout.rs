@@ -5,19 +5,25 @@
 //! action is accepted, that seats not asked to act have no legal actions and are refused, that
 //! the ruleset's own AI proposes only legal actions, that the log only grows, and that a second
 //! battle built from the same seed and fed the same inputs shows identical views to every
-//! viewer (replay determinism). Synergy battles are also checked for their invariants (HP,
+//! viewer (replay determinism), and that the one diff the server makes of each change for
+//! all viewers gives every viewer byte for byte the patch of its own views (every fourth
+//! seed). Synergy battles are also checked for their invariants (HP,
 //! energy, hand size, card conservation) and for leaks of hidden cards into any view.
 
 use std::collections::HashSet;
 
+use battle_protocol::BattleStatus;
+use battle_server::battle::{diff_json, envelope_view_all, Changes};
 use battle_server::rules::catalog;
-use battle_server::ruleset::{Ruleset, RulesetEntry, Viewer};
+use battle_server::ruleset::{Ruleset, RulesetEntry, ViewValue, Viewer, Viewers};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
 /// Seeds per ruleset and option set.
 const SEEDS: u64 = 2_000;
+/// The shared diff is checked on every this many seeds (it triples a debug build's time).
+const SHARED_DIFF_EVERY: u64 = 4;
 /// Steps after which any battle counts as not terminating.
 const MAX_STEPS: usize = 20_000;
 /// Synergy: 40 rounds of two turns, each at most 3 actions (the third play ends the turn).
@@ -70,8 +76,16 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
         MAX_STEPS
     };
     let mut previous: Vec<Value> = Vec::new();
+    let mut previous_all: Option<ViewValue> = None;
     for step in 0.. {
         assert!(step <= limit, "{ctx}: no outcome after {limit} steps");
+        if seed % SHARED_DIFF_EVERY == 0 {
+            let all = shared_view(game.as_ref(), &viewers);
+            if let Some(before) = &previous_all {
+                check_shared_diff(&ctx, step, before, &all, &viewers);
+            }
+            previous_all = Some(all);
+        }
         let views: Vec<Value> = viewers.iter().map(|&v| seen_by(game.as_ref(), v)).collect();
         for (viewer, view) in viewers.iter().zip(&views) {
             assert_eq!(
@@ -146,6 +160,42 @@ fn playout(entry: &RulesetEntry, options: &Value, seed: u64) {
         twin.apply(seat, &action)
             .unwrap_or_else(|e| panic!("{ctx} step {step}: replay refused {action}: {e}"));
         previous = views;
+    }
+}
+
+/// The envelope view the server builds once for all of `viewers`.
+fn shared_view(game: &dyn Ruleset, viewers: &[Viewer]) -> ViewValue {
+    let status = if game.outcome().is_some() {
+        BattleStatus::Finished
+    } else {
+        BattleStatus::Playing
+    };
+    envelope_view_all("b1", status, game, viewers.iter().copied().collect())
+}
+
+/// The server diffs a change once for every viewer: each viewer's share must be exactly the
+/// diff of that viewer's own views (so it holds nothing the viewer may not see).
+fn check_shared_diff(
+    ctx: &str,
+    step: usize,
+    before: &ViewValue,
+    after: &ViewValue,
+    viewers: &[Viewer],
+) {
+    let watching: Viewers = viewers.iter().copied().collect();
+    let changes = Changes::between(before, after, watching);
+    for &viewer in viewers {
+        let mut shared = b"[".to_vec();
+        changes.write_for(viewer, &mut shared);
+        shared.push(b']');
+        let mut own = Vec::new();
+        diff_json(&before.project(viewer), &after.project(viewer), &mut own);
+        assert!(
+            shared == own,
+            "{ctx} step {step}: {viewer:?}'s share of the shared diff is {} instead of {}",
+            String::from_utf8_lossy(&shared),
+            String::from_utf8_lossy(&own)
+        );
     }
 }
 

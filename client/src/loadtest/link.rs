@@ -409,11 +409,9 @@ mod tests {
                 together.extend(server_frame(PING, true, b"ping!"));
                 together.extend(server_frame(TEXT, true, "é".as_bytes()));
                 raw(&mut ws, &together).await;
-                let pong = loop {
-                    match ws.next().await.expect("a frame").expect("valid") {
-                        Message::Pong(payload) => break payload,
-                        other => panic!("unexpected {other:?}"),
-                    }
+                let pong = match ws.next().await.expect("a frame").expect("valid") {
+                    Message::Pong(payload) => payload,
+                    other => panic!("unexpected {other:?}"),
                 };
                 for byte in server_frame(TEXT, true, "split".as_bytes()) {
                     raw(&mut ws, &[byte]).await;

@@ -17,6 +17,7 @@ use tokio::time::{sleep_until, Instant};
 
 use super::audience::Audience;
 use super::bot;
+use super::changes::Changes;
 use super::command::Command;
 use super::envelope;
 use super::handle::BattleHandle;
@@ -26,6 +27,7 @@ use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::ruleset::{RuleError, Ruleset, Viewer};
 use crate::view_value::ViewValue;
+use crate::viewers::Viewers;
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -295,47 +297,77 @@ impl BattleActor {
         Ok(())
     }
 
-    /// Each audience's view as its members hold it now (`None` where nobody watches), taken
-    /// just before a change: the change is then sent as the patch from it. Building it again
-    /// costs less than keeping every audience's last view between changes, which would also
-    /// have to be walked cold from memory when a thousand battles take turns.
-    fn views_now(&self) -> Vec<Option<ViewValue>> {
-        let (id, status, game) = (&self.id, self.status, &*self.game);
+    /// The view of the battle as the members of every watched audience hold it now, built
+    /// for all of them at once, with the set of viewers it was built for (`None` when nobody
+    /// watches); taken just before a change, which is then sent as the patch from it.
+    /// Building it again costs less than keeping every audience's last view between
+    /// changes, which would also have to be walked cold from memory when a thousand battles
+    /// take turns; building it once for all audiences costs less than once per audience.
+    fn views_now(&self) -> Option<(Viewers, ViewValue)> {
+        let watching = self.watching();
+        (!watching.is_empty()).then(|| {
+            (
+                watching,
+                envelope::build_all(&self.id, self.status, &*self.game, watching),
+            )
+        })
+    }
+
+    /// The viewers of the audiences someone watches through.
+    fn watching(&self) -> Viewers {
         self.audiences
             .iter()
-            .map(|audience| {
-                (!audience.is_empty()).then(|| envelope::build(id, status, game, audience.viewer()))
-            })
+            .filter(|audience| !audience.is_empty())
+            .map(Audience::viewer)
             .collect()
     }
 
     /// After the game changed: settle the status, broadcast, and plan the next bot move.
     /// `before` is [`BattleActor::views_now`] from just before the change.
-    fn after_change(&mut self, acted: Option<(Seat, Option<Req>)>, before: Vec<Option<ViewValue>>) {
+    fn after_change(
+        &mut self,
+        acted: Option<(Seat, Option<Req>)>,
+        before: Option<(Viewers, ViewValue)>,
+    ) {
         if self.status == BattleStatus::Playing && self.game.outcome().is_some() {
             self.status = BattleStatus::Finished;
             self.summary_dirty = true;
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
-        self.publish(acted, &before);
+        self.publish(acted, before);
         self.plan_step();
     }
 
-    fn publish(&mut self, acted: Option<(Seat, Option<Req>)>, before: &[Option<ViewValue>]) {
+    /// Send every audience its share of the change from `before`: the view is built and
+    /// diffed once for all watched audiences ([`Changes`]).
+    fn publish(
+        &mut self,
+        acted: Option<(Seat, Option<Req>)>,
+        before: Option<(Viewers, ViewValue)>,
+    ) {
+        let watching = self.watching();
         let (id, status, game) = (&self.id, self.status, &*self.game);
+        let view = if watching.is_empty() {
+            ViewValue::Null
+        } else {
+            envelope::build_all(id, status, game, watching)
+        };
+        // Audiences that were not watched before the change get a snapshot instead.
+        let change = before.map(|(was, old)| (was, Changes::between(&old, &view, was & watching)));
         let mut dropped: Vec<ConnId> = Vec::new();
-        for (index, audience) in self.audiences.iter_mut().enumerate() {
+        for audience in &mut self.audiences {
             let viewer = audience.viewer();
             let req = match (acted, viewer) {
                 (Some((seat, req)), Viewer::Seat(mine)) if seat == mine => req,
                 _ => None,
             };
             let log = game.log(viewer);
-            let before = before.get(index).and_then(Option::as_ref);
-            dropped.extend(audience.publish(id, req, log, before, || {
-                envelope::build(id, status, game, viewer)
-            }));
+            let change = change
+                .as_ref()
+                .filter(|(was, _)| was.contains(viewer))
+                .map(|(_, change)| change);
+            dropped.extend(audience.publish(id, req, log, change, &view));
         }
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");

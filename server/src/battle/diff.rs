@@ -15,12 +15,14 @@ use battle_protocol::json_patch::{
     AddOperation, Patch, PatchOperation, RemoveOperation, ReplaceOperation,
 };
 
+use crate::ruleset::Viewer;
 use crate::view_value::{same_key, write_str, Key, ViewValue};
+use crate::viewers::Viewers;
 
 /// The JSON pointer of the value being compared, kept as encoded text. Going down a level
 /// appends one escaped token, coming back up truncates it: no allocation per step. A
 /// `PointerBuf` is only built for the values that produce an operation.
-struct Path {
+pub(super) struct Path {
     text: String,
     /// Where each pushed token starts in `text`.
     starts: Vec<usize>,
@@ -84,21 +86,26 @@ impl Path {
 
 /// What a diff operation does.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Add,
     Remove,
     Replace,
 }
 
 /// Where the diff walk puts the operations it finds.
-trait Sink {
-    /// One operation at `path`; `value` is `None` for a removal.
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>);
+pub(super) trait Sink {
+    /// One operation at `path`, which only `viewers` receive; `value` is `None` for a
+    /// removal, and may hold parts marked for some of `viewers` only.
+    fn op(&mut self, kind: Kind, path: &Path, viewers: Viewers, value: Option<&ViewValue>);
 }
 
-/// Collects `json_patch` operations.
+/// Collects `json_patch` operations of a view without marks.
 impl Sink for Vec<PatchOperation> {
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>) {
+    fn op(&mut self, kind: Kind, path: &Path, viewers: Viewers, value: Option<&ViewValue>) {
+        if viewers != Viewers::ALL {
+            // Marked for some viewers only: not part of a view without marks.
+            return;
+        }
         let path = path.pointer();
         let value = || value.map_or(serde_json::Value::Null, ViewValue::to_value);
         self.push(match kind {
@@ -123,30 +130,63 @@ struct JsonOps<'a> {
 }
 
 impl Sink for JsonOps<'_> {
-    fn op(&mut self, kind: Kind, path: &Path, value: Option<&ViewValue>) {
+    fn op(&mut self, kind: Kind, path: &Path, viewers: Viewers, value: Option<&ViewValue>) {
+        if viewers != Viewers::ALL {
+            // Marked for some viewers only: not part of a view without marks.
+            return;
+        }
         if self.count > 0 {
             self.out.push(b',');
         }
         self.count += 1;
-        self.out.extend_from_slice(match kind {
-            Kind::Add => b"{\"op\":\"add\",\"path\":",
-            Kind::Remove => b"{\"op\":\"remove\",\"path\":",
-            Kind::Replace => b"{\"op\":\"replace\",\"path\":",
-        });
-        write_str(self.out, &path.text);
-        if let Some(value) = value {
-            self.out.extend_from_slice(b",\"value\":");
-            value.write_json(self.out);
-        }
-        self.out.push(b'}');
+        write_op(self.out, kind, path, value, None);
     }
 }
 
-/// The patch that turns `from` into `to`.
+/// Append one operation as JSON, its value as `viewer` sees it (see
+/// [`ViewValue::write_json_as`]); returns whether the value holds marked parts.
+pub(super) fn write_op(
+    out: &mut Vec<u8>,
+    kind: Kind,
+    path: &Path,
+    value: Option<&ViewValue>,
+    viewer: Option<Viewer>,
+) -> bool {
+    out.extend_from_slice(match kind {
+        Kind::Add => b"{\"op\":\"add\",\"path\":",
+        Kind::Remove => b"{\"op\":\"remove\",\"path\":",
+        Kind::Replace => b"{\"op\":\"replace\",\"path\":",
+    });
+    write_str(out, &path.text);
+    let mut marked = false;
+    if let Some(value) = value {
+        out.extend_from_slice(b",\"value\":");
+        marked = value.write_json_as(viewer, out);
+    }
+    out.push(b'}');
+    marked
+}
+
+/// The patch that turns `from` into `to`, two views without marks (one viewer's).
 pub fn diff(from: &ViewValue, to: &ViewValue) -> Patch {
     let mut ops = Vec::new();
-    diff_value(from, to, &mut Path::new(), &mut ops);
+    diff_value(from, to, &mut Path::new(), Viewers::ALL, &mut ops);
     Patch(ops)
+}
+
+/// Walk two views of a battle built for several viewers (see
+/// [`Ruleset::view_all`](crate::ruleset::Ruleset::view_all)) and hand `sink` each operation
+/// with the viewers among `watching` who receive it. Filtered for one viewer, the
+/// operations turn that viewer's projection of `from` into its projection of `to`.
+pub(super) fn diff_marked(
+    from: &ViewValue,
+    to: &ViewValue,
+    watching: Viewers,
+    sink: &mut impl Sink,
+) {
+    if !watching.is_empty() {
+        diff_value(from, to, &mut Path::new(), watching, sink);
+    }
 }
 
 /// The patch that turns `from` into `to`, appended to `out` as JSON, byte for byte what
@@ -155,18 +195,84 @@ pub fn diff(from: &ViewValue, to: &ViewValue) -> Patch {
 pub fn diff_json(from: &ViewValue, to: &ViewValue, out: &mut Vec<u8>) -> usize {
     out.push(b'[');
     let mut sink = JsonOps { out, count: 0 };
-    diff_value(from, to, &mut Path::new(), &mut sink);
+    diff_value(from, to, &mut Path::new(), Viewers::ALL, &mut sink);
     let count = sink.count;
     out.push(b']');
     count
 }
 
-fn diff_value(from: &ViewValue, to: &ViewValue, path: &mut Path, ops: &mut impl Sink) {
+/// The operations from `from` to `to` at `path`, for `viewers` (never empty).
+fn diff_value(
+    from: &ViewValue,
+    to: &ViewValue,
+    path: &mut Path,
+    viewers: Viewers,
+    ops: &mut impl Sink,
+) {
     match (from, to) {
-        (ViewValue::Object(a), ViewValue::Object(b)) => diff_object(a, b, path, ops),
-        (ViewValue::List(a), ViewValue::List(b)) => diff_array(a, b, path, ops),
+        (ViewValue::Object(a), ViewValue::Object(b)) => diff_object(a, b, path, viewers, ops),
+        (ViewValue::List(a), ViewValue::List(b)) => diff_array(a, b, path, viewers, ops),
+        // A marked member: those who saw it and still see it get its diff, those who only
+        // saw it lose it, those who only see it now get it.
+        (ViewValue::Only(saw, a), ViewValue::Only(see, b)) => {
+            let (both, gone, new) = (
+                *saw & *see & viewers,
+                *saw & !*see & viewers,
+                !*saw & *see & viewers,
+            );
+            if !both.is_empty() {
+                diff_value(a, b, path, both, ops);
+            }
+            if !gone.is_empty() {
+                ops.op(Kind::Remove, path, gone, None);
+            }
+            if !new.is_empty() {
+                ops.op(Kind::Add, path, new, Some(b));
+            }
+        }
+        (ViewValue::Only(saw, a), b) => {
+            if !(*saw & viewers).is_empty() {
+                diff_value(a, b, path, *saw & viewers, ops);
+            }
+            if !(!*saw & viewers).is_empty() {
+                ops.op(Kind::Add, path, !*saw & viewers, Some(b));
+            }
+        }
+        (a, ViewValue::Only(see, b)) => {
+            if !(*see & viewers).is_empty() {
+                diff_value(a, b, path, *see & viewers, ops);
+            }
+            if !(!*see & viewers).is_empty() {
+                ops.op(Kind::Remove, path, !*see & viewers, None);
+            }
+        }
         _ if from == to => {}
-        _ => ops.op(Kind::Replace, path, Some(to)),
+        _ => ops.op(Kind::Replace, path, viewers, Some(to)),
+    }
+}
+
+/// The viewers among `viewers` who see a member whose value is `value`.
+fn seen_by(value: &ViewValue, viewers: Viewers) -> Viewers {
+    match value {
+        ViewValue::Only(who, _) => *who & viewers,
+        _ => viewers,
+    }
+}
+
+/// A member's value without its mark.
+fn unmarked(value: &ViewValue) -> &ViewValue {
+    match value {
+        ViewValue::Only(_, inner) => inner,
+        value => value,
+    }
+}
+
+/// Whether two member values carry the same mark (or none).
+fn same_mark(a: &ViewValue, b: &ViewValue) -> bool {
+    match (a, b) {
+        (ViewValue::Only(x, _), ViewValue::Only(y, _)) => x == y,
+        (ViewValue::Only(..), _) | (_, ViewValue::Only(..)) => false,
+        _ => true,
     }
 }
 
@@ -174,34 +280,49 @@ fn diff_object(
     from: &[(Key, ViewValue)],
     to: &[(Key, ViewValue)],
     path: &mut Path,
+    viewers: Viewers,
     ops: &mut impl Sink,
 ) {
     // Fast path: successive views are built the same way, so both objects hold the same keys
-    // in the same order, and their keys are the same literals.
-    if from.len() == to.len() && from.iter().zip(to).all(|(a, b)| same_key(&a.0, &b.0)) {
+    // with the same marks in the same order, and their keys are the same literals.
+    if from.len() == to.len()
+        && from
+            .iter()
+            .zip(to)
+            .all(|(a, b)| same_key(&a.0, &b.0) && same_mark(&a.1, &b.1))
+    {
         for ((key, old), (_, new)) in from.iter().zip(to) {
             if !is_container(old) && old == new {
                 // Most values do not change: skip the path step for them.
                 continue;
             }
+            if seen_by(old, viewers).is_empty() {
+                // Marked for viewers none of whom is watching.
+                continue;
+            }
             path.push_back(key);
-            diff_value(old, new, path, ops);
+            diff_value(old, new, path, viewers, ops);
             path.pop_back();
         }
         return;
     }
-    for (key, _) in from {
-        if find(to, key).is_none() {
+    // Members are matched by key and mark: the same key may stand once per viewer.
+    for (key, old) in from {
+        if find(to, key, old).is_none() && !seen_by(old, viewers).is_empty() {
             path.push_back(key);
-            ops.op(Kind::Remove, path, None);
+            ops.op(Kind::Remove, path, seen_by(old, viewers), None);
             path.pop_back();
         }
     }
     for (key, new) in to {
+        let who = seen_by(new, viewers);
+        if who.is_empty() {
+            continue;
+        }
         path.push_back(key);
-        match find(from, key) {
-            Some(old) => diff_value(old, new, path, ops),
-            None => ops.op(Kind::Add, path, Some(new)),
+        match find(from, key, new) {
+            Some(old) => diff_value(old, new, path, viewers, ops),
+            None => ops.op(Kind::Add, path, who, Some(unmarked(new))),
         }
         path.pop_back();
     }
@@ -209,15 +330,27 @@ fn diff_object(
 
 /// Whether `value` is walked into rather than compared whole.
 fn is_container(value: &ViewValue) -> bool {
-    matches!(value, ViewValue::Object(_) | ViewValue::List(_))
+    matches!(
+        value,
+        ViewValue::Object(_) | ViewValue::List(_) | ViewValue::Only(..)
+    )
 }
 
-/// The value under `key` in an object's pairs.
-fn find<'a>(pairs: &'a [(Key, ViewValue)], key: &Key) -> Option<&'a ViewValue> {
-    pairs.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+/// The value under `key` with the same mark as `like` in an object's pairs.
+fn find<'a>(pairs: &'a [(Key, ViewValue)], key: &Key, like: &ViewValue) -> Option<&'a ViewValue> {
+    pairs
+        .iter()
+        .find(|(k, v)| same_key(k, key) && same_mark(v, like))
+        .map(|(_, v)| v)
 }
 
-fn diff_array(from: &[ViewValue], to: &[ViewValue], path: &mut Path, ops: &mut impl Sink) {
+fn diff_array(
+    from: &[ViewValue],
+    to: &[ViewValue],
+    path: &mut Path,
+    viewers: Viewers,
+    ops: &mut impl Sink,
+) {
     let prefix = from.iter().zip(to).take_while(|(a, b)| a == b).count();
     let rest_from = &from[prefix..];
     let rest_to = &to[prefix..];
@@ -242,20 +375,20 @@ fn diff_array(from: &[ViewValue], to: &[ViewValue], path: &mut Path, ops: &mut i
     let removing = middle_from.len() > middle_to.len();
     for (offset, (old, new)) in middle_from.iter().zip(middle_to).take(at).enumerate() {
         path.push_back(prefix + offset);
-        diff_value(old, new, path, ops);
+        diff_value(old, new, path, viewers, ops);
         path.pop_back();
     }
     if removing {
         // The removed elements all sit at the same index once each earlier one is gone.
         for _ in 0..extra {
             path.push_back(prefix + at);
-            ops.op(Kind::Remove, path, None);
+            ops.op(Kind::Remove, path, viewers, None);
             path.pop_back();
         }
     } else {
         for (offset, new) in middle_to[at..at + extra].iter().enumerate() {
             path.push_back(prefix + at + offset);
-            ops.op(Kind::Add, path, Some(new));
+            ops.op(Kind::Add, path, viewers, Some(new));
             path.pop_back();
         }
     }
@@ -267,7 +400,7 @@ fn diff_array(from: &[ViewValue], to: &[ViewValue], path: &mut Path, ops: &mut i
             (short_item, long_item)
         };
         path.push_back(prefix + offset + if removing { 0 } else { extra });
-        diff_value(old, new, path, ops);
+        diff_value(old, new, path, viewers, ops);
         path.pop_back();
     }
 }

@@ -6,7 +6,8 @@
 use battle_protocol::BattleStatus;
 
 use crate::ruleset::{Ruleset, Viewer};
-use crate::view_value::ViewValue;
+use crate::view_value::{Key, ViewValue};
+use crate::viewers::Viewers;
 
 /// The envelope's keys, in the order views hold them.
 pub const KEYS: [&str; 8] = [
@@ -27,14 +28,18 @@ pub fn build(
     game: &dyn Ruleset,
     viewer: Viewer,
 ) -> ViewValue {
-    let seat = match viewer {
-        Viewer::Seat(seat) => Some(seat),
-        Viewer::Spectator => None,
-    };
-    let legal = match (seat, status) {
-        (Some(seat), BattleStatus::Playing) => game.legal_view(seat),
-        _ => ViewValue::List(Vec::new()),
-    };
+    build_all(battle_id, status, game, Viewers::of(viewer)).project(viewer)
+}
+
+/// Build the view of the battle for all of `watching` at once: the ruleset's
+/// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal` and `seat` members are
+/// given once per viewer in `watching`, each marked for that viewer alone.
+pub fn build_all(
+    battle_id: &str,
+    status: BattleStatus,
+    game: &dyn Ruleset,
+    watching: Viewers,
+) -> ViewValue {
     let outcome = match game.outcome() {
         Some(outcome) => ViewValue::object([
             ("summary", outcome.summary.into()),
@@ -42,21 +47,38 @@ pub fn build(
         ]),
         None => ViewValue::Null,
     };
-    let status = match status {
+    let status_name = match status {
         BattleStatus::Waiting => "waiting",
         BattleStatus::Playing => "playing",
         BattleStatus::Finished => "finished",
     };
-    ViewValue::object([
-        (KEYS[0], ViewValue::text(battle_id)),
-        (KEYS[1], game.view(viewer)),
-        (KEYS[2], legal),
-        (KEYS[3], outcome),
-        (KEYS[4], game.id().into()),
-        (KEYS[5], seat.into()),
-        (KEYS[6], status.into()),
-        (KEYS[7], game.to_act().into()),
-    ])
+    // Per viewer: spectators first, then the seats (the order `Viewers::iter` gives, the
+    // same in every view of the battle).
+    let only =
+        |viewer: Viewer, value: ViewValue| ViewValue::Only(Viewers::of(viewer), Box::new(value));
+    let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(KEYS.len() + 6);
+    let mut put = |key: &'static str, value: ViewValue| pairs.push((Key::Borrowed(key), value));
+    put(KEYS[0], ViewValue::text(battle_id));
+    put(KEYS[1], game.view_all());
+    for viewer in watching.iter() {
+        let legal = match (viewer, status) {
+            (Viewer::Seat(seat), BattleStatus::Playing) => game.legal_view(seat),
+            _ => ViewValue::List(Vec::new()),
+        };
+        put(KEYS[2], only(viewer, legal));
+    }
+    put(KEYS[3], outcome);
+    put(KEYS[4], game.id().into());
+    for viewer in watching.iter() {
+        let seat = match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            Viewer::Spectator => None,
+        };
+        put(KEYS[5], only(viewer, seat.into()));
+    }
+    put(KEYS[6], status_name.into());
+    put(KEYS[7], game.to_act().into());
+    ViewValue::Object(pairs)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 mod actor;
 mod audience;
 mod bot;
+mod changes;
 mod command;
 mod diff;
 mod envelope;
@@ -19,9 +20,11 @@ pub use command::Command;
 pub use handle::{BattleHandle, Offered};
 pub use input_log::{replay, Input, InputLog};
 
-/// The per-audience view pipeline, public for the engine micro-benchmark
-/// (`server/examples/engine_bench.rs`): build a viewer's envelope view, diff two views,
-/// write the patch frame (log lines included) as an audience does.
+/// The view pipeline, public for the engine micro-benchmark
+/// (`server/examples/engine_bench.rs`) and the playout tests: build the envelope view for
+/// all watching viewers at once (or one viewer's), diff two such views once for every
+/// audience, write one audience's patch frame (log lines included) as the audience does.
 pub use audience::patch_frame;
+pub use changes::Changes;
 pub use diff::{diff, diff_json};
-pub use envelope::build as envelope_view;
+pub use envelope::{build as envelope_view, build_all as envelope_view_all};

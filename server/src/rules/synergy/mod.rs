@@ -108,8 +108,8 @@ impl Ruleset for Battle {
         ai::choose(self, seat).map(play::Action::to_json)
     }
 
-    fn view(&self, viewer: Viewer) -> ViewValue {
-        self.view_for(viewer)
+    fn view_all(&self) -> ViewValue {
+        Battle::view_all(self)
     }
 
     /// Every line of the synergy log is public: the same for every viewer.

@@ -1,5 +1,6 @@
-//! The per-viewer JSON view. A hand is shown only to its own seat; draw and discard piles are
-//! only counts; the log names no card that a viewer cannot see. Keys are stable and the log
+//! The JSON view, built once for every viewer. A hand is marked for its own seat alone (so
+//! only that seat is ever sent it); draw and discard piles are only counts; the log names no
+//! card that a viewer cannot see. Keys are stable and the log
 //! only grows, so successive views diff into small patches.
 
 use super::cards::Sigil;
@@ -7,8 +8,8 @@ use super::deck::Card;
 use super::side::Side;
 use super::state::Battle;
 use super::ROUND_LIMIT;
-use crate::ruleset::Viewer;
 use crate::view_value::{Key, ViewValue};
+use crate::viewers::Viewers;
 
 fn card_view(side: &Side, card: &Card) -> ViewValue {
     let def = card.def;
@@ -24,7 +25,7 @@ fn card_view(side: &Side, card: &Card) -> ViewValue {
     ])
 }
 
-fn side_view(side: &Side, show_hand: bool) -> ViewValue {
+fn side_view(side: &Side, seat: usize) -> ViewValue {
     let count = |sigil: Sigil| ViewValue::from(side.sigil_count(sigil));
     let sigils = ViewValue::object([
         ("Flame", count(Sigil::Flame)),
@@ -32,15 +33,13 @@ fn side_view(side: &Side, show_hand: bool) -> ViewValue {
         ("Leaf", count(Sigil::Leaf)),
         ("Void", count(Sigil::Void)),
     ]);
-    let hand = show_hand.then(|| {
-        ViewValue::List(
-            side.zones
-                .hand
-                .iter()
-                .map(|card| card_view(side, card))
-                .collect(),
-        )
-    });
+    let hand = ViewValue::List(
+        side.zones
+            .hand
+            .iter()
+            .map(|card| card_view(side, card))
+            .collect(),
+    );
     // Built as the object's own pairs (one allocation); keys in sorted order.
     let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(15);
     let mut put = |key: &'static str, value: ViewValue| pairs.push((Key::Borrowed(key), value));
@@ -51,9 +50,7 @@ fn side_view(side: &Side, show_hand: bool) -> ViewValue {
     put("energy", side.energy.into());
     put("focus", side.focus.into());
     // Only the side's own seat sees its hand; the key sits where a sorted map keeps it.
-    if let Some(hand) = hand {
-        put("hand", hand);
-    }
+    put("hand", ViewValue::Only(Viewers::seat(seat), Box::new(hand)));
     put("hand_count", side.zones.hand.len().into());
     put("hp", side.hp.into());
     put("max_hp", side.max_hp.into());
@@ -66,13 +63,13 @@ fn side_view(side: &Side, show_hand: bool) -> ViewValue {
 }
 
 impl Battle {
-    /// The whole view for `viewer`.
-    pub fn view_for(&self, viewer: Viewer) -> ViewValue {
+    /// Every viewer's view (see [`Ruleset::view_all`](crate::ruleset::Ruleset::view_all)).
+    pub fn view_all(&self) -> ViewValue {
         let sides: Vec<ViewValue> = self
             .sides
             .iter()
             .enumerate()
-            .map(|(seat, side)| side_view(side, viewer == Viewer::Seat(seat)))
+            .map(|(seat, side)| side_view(side, seat))
             .collect();
         let result = match &self.result {
             None => ViewValue::Null,

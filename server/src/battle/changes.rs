@@ -1,0 +1,211 @@
+//! `Changes`: one change of a battle, diffed once for all of its audiences.
+//!
+//! The actor builds the battle's view for every watching viewer at once (see
+//! [`Ruleset::view_all`](crate::ruleset::Ruleset::view_all)) before and after a change, and
+//! diffs the two once. Each operation is serialized once, tagged with the viewers who may
+//! receive it; an audience's patch is then the operations tagged for its viewer, copied in
+//! order. An operation whose value holds parts marked for some viewers only is serialized
+//! once per viewer, each copy showing only what that viewer sees. So no audience is ever
+//! sent bytes written for another.
+
+use std::ops::Range;
+
+use super::diff::{diff_marked, write_op, Kind, Path, Sink};
+use crate::ruleset::Viewer;
+use crate::view_value::ViewValue;
+use crate::viewers::Viewers;
+
+/// The serialized operations of one change, each tagged with the viewers who receive it.
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Every operation's JSON, one after another.
+    bytes: Vec<u8>,
+    /// Where each operation lies in `bytes`, and who receives it; in patch order.
+    ops: Vec<(Range<usize>, Viewers)>,
+}
+
+impl Changes {
+    /// The operations turning `before` into `after` (two views built for all of `watching`
+    /// at once) for the viewers in `watching`.
+    pub fn between(before: &ViewValue, after: &ViewValue, watching: Viewers) -> Changes {
+        let mut changes = Changes {
+            bytes: Vec::with_capacity(1024),
+            ops: Vec::with_capacity(24),
+        };
+        diff_marked(before, after, watching, &mut changes);
+        changes
+    }
+
+    /// Append `viewer`'s operations to `out`, comma-separated, in patch order; returns how
+    /// many were appended.
+    pub fn write_for(&self, viewer: Viewer, out: &mut Vec<u8>) -> usize {
+        let mut count = 0;
+        for (range, viewers) in &self.ops {
+            if viewers.contains(viewer) {
+                if count > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&self.bytes[range.clone()]);
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// How many operations there are over all viewers.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether the change changed nothing anyone watching sees.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+}
+
+impl Sink for Changes {
+    fn op(&mut self, kind: Kind, path: &Path, viewers: Viewers, value: Option<&ViewValue>) {
+        let mut each = viewers.iter();
+        let Some(first) = each.next() else {
+            return;
+        };
+        let start = self.bytes.len();
+        if !write_op(&mut self.bytes, kind, path, value, Some(first)) {
+            // Nothing in the value is marked: the same bytes for every one of `viewers`.
+            self.ops.push((start..self.bytes.len(), viewers));
+            return;
+        }
+        // The value shows viewers different things: one copy per viewer.
+        self.ops.push((start..self.bytes.len(), Viewers::of(first)));
+        for viewer in each {
+            let start = self.bytes.len();
+            write_op(&mut self.bytes, kind, path, value, Some(viewer));
+            self.ops
+                .push((start..self.bytes.len(), Viewers::of(viewer)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::diff::diff_json;
+    use crate::ruleset::Viewer;
+
+    fn only(viewers: Viewers, value: ViewValue) -> ViewValue {
+        ViewValue::Only(viewers, Box::new(value))
+    }
+
+    /// A view with a public counter, a hand per seat and a per-viewer `legal` list.
+    fn table(hp: i64, hands: [&[i64]; 2], legal: [&[i64]; 2]) -> ViewValue {
+        let list = |items: &[i64]| ViewValue::List(items.iter().map(|&n| n.into()).collect());
+        let side = |seat: usize| {
+            ViewValue::object([
+                ("hand", only(Viewers::seat(seat), list(hands[seat]))),
+                ("hand_count", hands[seat].len().into()),
+            ])
+        };
+        let mut pairs = vec![
+            ("hp".into(), hp.into()),
+            ("legal".into(), only(Viewers::SPECTATORS, list(&[]))),
+            ("legal".into(), only(Viewers::seat(0), list(legal[0]))),
+            ("legal".into(), only(Viewers::seat(1), list(legal[1]))),
+        ];
+        pairs.push(("sides".into(), ViewValue::List(vec![side(0), side(1)])));
+        ViewValue::Object(pairs)
+    }
+
+    const EVERYONE: [Viewer; 3] = [Viewer::Spectator, Viewer::Seat(0), Viewer::Seat(1)];
+
+    /// Each viewer's share of the changes is byte for byte the diff of its own views.
+    fn check(before: &ViewValue, after: &ViewValue) -> Changes {
+        let watching: Viewers = EVERYONE.into_iter().collect();
+        let changes = Changes::between(before, after, watching);
+        for viewer in EVERYONE {
+            let mut mine = b"[".to_vec();
+            changes.write_for(viewer, &mut mine);
+            mine.push(b']');
+            let mut expected = Vec::new();
+            diff_json(
+                &before.project(viewer),
+                &after.project(viewer),
+                &mut expected,
+            );
+            assert_eq!(
+                String::from_utf8(mine).expect("UTF-8"),
+                String::from_utf8(expected).expect("UTF-8"),
+                "{viewer:?}"
+            );
+        }
+        changes
+    }
+
+    #[test]
+    fn each_viewer_gets_its_own_hand_and_legal_changes_only() {
+        let before = table(10, [&[1, 2, 3], &[7, 8]], [&[1, 2, 3], &[]]);
+        let after = table(9, [&[1, 3], &[7, 8, 9]], [&[1, 3], &[]]);
+        let changes = check(&before, &after);
+        let mut spectator = Vec::new();
+        changes.write_for(Viewer::Spectator, &mut spectator);
+        let text = String::from_utf8(spectator).expect("UTF-8");
+        assert!(!text.contains("hand/"), "{text}");
+        assert!(!text.contains("legal"), "{text}");
+        let mut seat1 = Vec::new();
+        changes.write_for(Viewer::Seat(1), &mut seat1);
+        let text = String::from_utf8(seat1).expect("UTF-8");
+        assert!(text.contains("/sides/1/hand/2"), "{text}");
+        assert!(!text.contains("/sides/0/hand/"), "{text}");
+    }
+
+    #[test]
+    fn a_value_with_marked_parts_is_written_per_viewer() {
+        let before = ViewValue::object([("sides", ViewValue::List(Vec::new()))]);
+        let after = table(3, [&[5], &[6]], [&[], &[]]);
+        let ViewValue::Object(pairs) = &after else {
+            unreachable!("table builds an object")
+        };
+        let sides = pairs
+            .iter()
+            .find(|(k, _)| k == "sides")
+            .map(|(_, v)| v.clone());
+        let after = ViewValue::object([("sides", sides.expect("table has sides"))]);
+        let changes = check(&before, &after);
+        // Two added sides, each written once per viewer: nobody's copy holds another's hand.
+        assert_eq!(changes.len(), 6);
+        let mut spectator = Vec::new();
+        changes.write_for(Viewer::Spectator, &mut spectator);
+        assert!(!String::from_utf8(spectator)
+            .expect("UTF-8")
+            .contains("\"hand\""));
+    }
+
+    #[test]
+    fn marks_appearing_and_disappearing_add_and_remove_members() {
+        let plain = ViewValue::object([("x", 1.into())]);
+        let marked = ViewValue::object([("x", only(Viewers::seat(0), 2.into()))]);
+        let watching: Viewers = EVERYONE.into_iter().collect();
+        for (before, after) in [(&plain, &marked), (&marked, &plain)] {
+            let changes = Changes::between(before, after, watching);
+            for viewer in EVERYONE {
+                let mut ops = b"[".to_vec();
+                changes.write_for(viewer, &mut ops);
+                ops.push(b']');
+                let ops: battle_protocol::json_patch::Patch =
+                    serde_json::from_slice(&ops).expect("operations parse");
+                let mut doc = before.project(viewer).to_value();
+                battle_protocol::json_patch::patch(&mut doc, &ops).expect("operations apply");
+                assert_eq!(doc, after.project(viewer).to_value(), "{viewer:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn viewers_not_watching_cost_nothing() {
+        let before = table(10, [&[1], &[2]], [&[1], &[]]);
+        let after = table(10, [&[], &[2, 3]], [&[], &[]]);
+        let changes = Changes::between(&before, &after, Viewers::SPECTATORS);
+        // Only hand counts changed for spectators; the hands and legal lists are skipped.
+        assert_eq!(changes.len(), 2);
+        assert!(Changes::between(&before, &after, Viewers::NONE).is_empty());
+    }
+}
