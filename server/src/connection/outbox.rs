@@ -20,6 +20,7 @@ use std::task::{Context, Poll};
 
 use battle_protocol::ServerMsg;
 use futures::task::AtomicWaker;
+use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -81,8 +82,9 @@ struct State {
 struct Shared {
     id: ConnId,
     capacity: usize,
-    /// The socket; `None` for a detached outbox (tests), whose frames stay queued.
-    socket: Option<TcpStream>,
+    /// The socket's writing half (the connection's reader owns the other); `None` for a
+    /// detached outbox (tests), whose frames stay queued.
+    socket: Option<OwnedWriteHalf>,
     state: Mutex<State>,
     /// The writer task, waiting for work.
     writer: AtomicWaker,
@@ -97,7 +99,7 @@ pub struct Outbox {
 impl Outbox {
     /// An outbox writing to `socket`, holding up to `capacity` frames the socket could not
     /// take at once.
-    pub(super) fn new(socket: TcpStream, capacity: usize) -> Outbox {
+    pub(super) fn new(socket: OwnedWriteHalf, capacity: usize) -> Outbox {
         Outbox::build(Some(socket), capacity)
     }
 
@@ -111,7 +113,7 @@ impl Outbox {
         (outbox, tap)
     }
 
-    fn build(socket: Option<TcpStream>, capacity: usize) -> Outbox {
+    fn build(socket: Option<OwnedWriteHalf>, capacity: usize) -> Outbox {
         Outbox {
             shared: Arc::new(Shared {
                 id: ConnId::next(),
@@ -139,7 +141,7 @@ impl Outbox {
 
     /// The socket, for the connection's reader and writer.
     pub(super) fn socket(&self) -> Option<&TcpStream> {
-        self.shared.socket.as_ref()
+        self.shared.socket.as_ref().map(AsRef::as_ref)
     }
 
     /// Send or queue a frame without waiting. A full queue closes the connection.
@@ -149,7 +151,7 @@ impl Outbox {
             return Offer::Closed;
         }
         if state.queue.is_empty() {
-            if let Some(socket) = &self.shared.socket {
+            if let Some(socket) = self.socket() {
                 match socket.try_write(frame.bytes()) {
                     Ok(n) if n == frame.len() => return Offer::Queued,
                     Ok(n) => state.offset = n,
@@ -226,7 +228,7 @@ impl Outbox {
         state.close = None;
         state.queue = VecDeque::new();
         state.offset = 0;
-        if let Some(socket) = &self.shared.socket {
+        if let Some(socket) = self.socket() {
             let _ = socket2::SockRef::from(socket).shutdown(Shutdown::Both);
         }
         self.shared.writer.wake();
@@ -271,7 +273,7 @@ impl Outbox {
         if let Some(frame) = extra {
             state.queue.push_back(frame);
         }
-        let Some(socket) = &self.shared.socket else {
+        let Some(socket) = self.socket() else {
             return Ok(state.queue.is_empty());
         };
         while !state.queue.is_empty() {
@@ -385,7 +387,9 @@ mod tests {
         let addr = listener.local_addr().expect("address");
         let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
         let (accepted, _) = listener.accept().await.expect("accept");
-        (Outbox::new(accepted, capacity), client)
+        // The read half is not needed: the write half keeps the socket open.
+        let (_, write) = accepted.into_split();
+        (Outbox::new(write, capacity), client)
     }
 
     #[tokio::test]
