@@ -30,7 +30,9 @@ pub struct Audience {
     log_len: usize,
     /// The battle changed while nobody was watching: the next member starts a new `seq`.
     stale: bool,
-    /// Length of the last serialized snapshot, to notice patches larger than the view.
+    /// About how long a snapshot would be now, to notice patches larger than the view: the
+    /// length of the last serialized snapshot plus the log lines sent since (a snapshot
+    /// carries the whole log). Only a patch longer than that is compared with a real one.
     snapshot_len: usize,
     members: Vec<Outbox>,
 }
@@ -294,14 +296,17 @@ impl Audience {
                 return self.broadcast(frame.text());
             }
         };
-        let lines = (self.log_len, &log[self.log_len..]);
-        let mut patch = FrameBuf::with_capacity(512);
+        let new_lines = &log[self.log_len..];
+        let lines = (self.log_len, new_lines);
+        let line_bytes: usize = new_lines.iter().map(|line| line.len() + 3).sum();
+        let mut patch = FrameBuf::with_capacity(change.bytes_len() + 2 * line_bytes + 128);
         let mine = (change, self.viewer);
         if !write_patch(patch.out(), battle_id, self.seq + 1, req, mine, lines) {
             return Vec::new();
         }
         self.seq += 1;
         self.log_len = log.len();
+        self.snapshot_len += line_bytes;
         let frame = if patch.payload().len() > self.snapshot_len {
             let snapshot = self.snapshot_frame(battle_id, req, view, log);
             if snapshot.payload().len() < patch.payload().len() {

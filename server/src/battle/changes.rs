@@ -52,6 +52,11 @@ impl Changes {
         count
     }
 
+    /// Bytes of all operations together, over all viewers (a bound on one viewer's share).
+    pub fn bytes_len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// How many operations there are over all viewers.
     pub fn len(&self) -> usize {
         self.ops.len()
