@@ -75,13 +75,10 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
             return;
         }
     };
-    // The reader owns the reading half; the outbox (shared with battles and the writer) the
-    // writing half.
-    let (read, write) = stream.into_split();
-    let outbox = Outbox::new(write, lobby.config().outbox_capacity);
+    let outbox = Outbox::new(stream, lobby.config().outbox_capacity);
     tracing::debug!(?peer, conn = outbox.id().0, "connection open");
     tokio::spawn(writer::run(outbox.clone()));
-    reader::run(read, outbox.clone(), lobby).await;
+    reader::run(outbox.clone(), lobby).await;
     tracing::debug!(?peer, conn = outbox.id().0, "connection closed");
 }
 

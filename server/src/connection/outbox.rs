@@ -20,7 +20,6 @@ use std::task::{Context, Poll};
 
 use battle_protocol::ServerMsg;
 use futures::task::AtomicWaker;
-use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -82,9 +81,8 @@ struct State {
 struct Shared {
     id: ConnId,
     capacity: usize,
-    /// The socket's writing half (the connection's reader owns the other); `None` for a
-    /// detached outbox (tests), whose frames stay queued.
-    socket: Option<OwnedWriteHalf>,
+    /// The socket; `None` for a detached outbox (tests), whose frames stay queued.
+    socket: Option<TcpStream>,
     state: Mutex<State>,
     /// The writer task, waiting for work.
     writer: AtomicWaker,
@@ -99,7 +97,7 @@ pub struct Outbox {
 impl Outbox {
     /// An outbox writing to `socket`, holding up to `capacity` frames the socket could not
     /// take at once.
-    pub(super) fn new(socket: OwnedWriteHalf, capacity: usize) -> Outbox {
+    pub(super) fn new(socket: TcpStream, capacity: usize) -> Outbox {
         Outbox::build(Some(socket), capacity)
     }
 
@@ -113,7 +111,7 @@ impl Outbox {
         (outbox, tap)
     }
 
-    fn build(socket: Option<OwnedWriteHalf>, capacity: usize) -> Outbox {
+    fn build(socket: Option<TcpStream>, capacity: usize) -> Outbox {
         Outbox {
             shared: Arc::new(Shared {
                 id: ConnId::next(),
@@ -141,7 +139,7 @@ impl Outbox {
 
     /// The socket, for the connection's reader and writer.
     pub(super) fn socket(&self) -> Option<&TcpStream> {
-        self.shared.socket.as_ref().map(AsRef::as_ref)
+        self.shared.socket.as_ref()
     }
 
     /// Send or queue a frame without waiting. A full queue closes the connection.
@@ -151,7 +149,7 @@ impl Outbox {
             return Offer::Closed;
         }
         if state.queue.is_empty() {
-            if let Some(socket) = self.socket() {
+            if let Some(socket) = &self.shared.socket {
                 match socket.try_write(frame.bytes()) {
                     Ok(n) if n == frame.len() => return Offer::Queued,
                     Ok(n) => state.offset = n,
@@ -228,7 +226,7 @@ impl Outbox {
         state.close = None;
         state.queue = VecDeque::new();
         state.offset = 0;
-        if let Some(socket) = self.socket() {
+        if let Some(socket) = &self.shared.socket {
             let _ = socket2::SockRef::from(socket).shutdown(Shutdown::Both);
         }
         self.shared.writer.wake();
@@ -273,7 +271,7 @@ impl Outbox {
         if let Some(frame) = extra {
             state.queue.push_back(frame);
         }
-        let Some(socket) = self.socket() else {
+        let Some(socket) = &self.shared.socket else {
             return Ok(state.queue.is_empty());
         };
         while !state.queue.is_empty() {
@@ -387,9 +385,7 @@ mod tests {
         let addr = listener.local_addr().expect("address");
         let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
         let (accepted, _) = listener.accept().await.expect("accept");
-        // The read half is not needed: the write half keeps the socket open.
-        let (_, write) = accepted.into_split();
-        (Outbox::new(write, capacity), client)
+        (Outbox::new(accepted, capacity), client)
     }
 
     #[tokio::test]

@@ -2,15 +2,12 @@
 //! battle.
 
 use std::collections::HashMap;
+use std::io;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use std::pin::Pin;
-use std::task::Poll;
-
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
-use tokio::io::{AsyncRead, ReadBuf};
-use tokio::net::tcp::OwnedReadHalf;
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::decode::decode;
@@ -45,9 +42,9 @@ enum Step {
     End(End),
 }
 
-/// Read frames from `socket` until the client leaves or the connection is shut down; then
-/// tell every battle this connection was part of that it is gone.
-pub async fn run(mut socket: OwnedReadHalf, outbox: Outbox, lobby: Arc<Lobby>) {
+/// Read frames until the client leaves or the connection is shut down; then tell every battle
+/// this connection was part of that it is gone.
+pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
     let mut router = Router {
@@ -56,9 +53,13 @@ pub async fn run(mut socket: OwnedReadHalf, outbox: Outbox, lobby: Arc<Lobby>) {
         battles: HashMap::new(),
     };
     let end = loop {
-        let mut step =
-            std::future::poll_fn(|cx| read_and_route(&mut socket, cx, &mut frames, &mut router))
-                .await;
+        let Some(socket) = conn.socket() else {
+            break End::Gone;
+        };
+        if socket.readable().await.is_err() {
+            break End::Gone;
+        }
+        let mut step = read_and_route(socket, &mut frames, &mut router);
         while let Step::Blocked(blocked) = step {
             // Wait for room (back-pressure on this client only), finish routing, then route
             // what was read after it. Boxed, so the rarely needed waiting state is not part of
@@ -98,29 +99,18 @@ pub async fn run(mut socket: OwnedReadHalf, outbox: Outbox, lobby: Arc<Lobby>) {
     }
 }
 
-/// Read what the socket has and route the frames in it; `Pending` (the task registered)
-/// until it has something. The chunk lives on the stack of this call only, never in the
-/// task. Read through `AsyncRead`, which takes a read that did not fill the chunk as proof
-/// that the socket is drained: no second read to learn that it would block.
-fn read_and_route(
-    socket: &mut OwnedReadHalf,
-    cx: &mut std::task::Context<'_>,
-    frames: &mut FrameReader,
-    router: &mut Router,
-) -> Poll<Step> {
+/// Read what the socket has (without waiting) and route the frames in it.
+fn read_and_route(socket: &TcpStream, frames: &mut FrameReader, router: &mut Router) -> Step {
     let mut chunk = [0u8; READ_CHUNK];
-    let mut buf = ReadBuf::new(&mut chunk);
-    Poll::Ready(match Pin::new(socket).poll_read(cx, &mut buf) {
-        Poll::Pending => return Poll::Pending,
-        Poll::Ready(Ok(())) => match buf.filled().len() {
-            0 => Step::End(End::Gone),
-            n => route_frames(frames, &mut chunk[..n], router),
-        },
-        Poll::Ready(Err(err)) => {
+    match socket.try_read(&mut chunk) {
+        Ok(0) => Step::End(End::Gone),
+        Ok(n) => route_frames(frames, &mut chunk[..n], router),
+        Err(err) if err.kind() == io::ErrorKind::WouldBlock => Step::More,
+        Err(err) => {
             tracing::debug!(conn = router.outbox.id().0, %err, "read failed");
             Step::End(End::Gone)
         }
-    })
+    }
 }
 
 /// Route every whole frame of `data` (after what was carried over), pausing at a command
