@@ -139,9 +139,7 @@ impl ViewValue {
             ViewValue::Null => out.extend_from_slice(b"null"),
             ViewValue::Bool(true) => out.extend_from_slice(b"true"),
             ViewValue::Bool(false) => out.extend_from_slice(b"false"),
-            ViewValue::Int(n) => {
-                let _ = serde_json::to_writer(&mut *out, n);
-            }
+            ViewValue::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
             ViewValue::Float(x) => {
                 let _ = serde_json::to_writer(&mut *out, x);
             }

@@ -130,17 +130,17 @@ pub fn write_patch(
     out.extend_from_slice(b"{\"type\":\"patch\",\"battle_id\":");
     // Writing a string or a number into a Vec cannot fail.
     write_str(out, battle_id);
-    let _ = write!(out, ",\"seq\":{seq},\"ops\":[");
+    out.extend_from_slice(b",\"seq\":");
+    out.extend_from_slice(itoa::Buffer::new().format(seq).as_bytes());
+    out.extend_from_slice(b",\"ops\":[");
     let mut count = changes.write_for(viewer, out);
     for (offset, line) in new_lines.iter().enumerate() {
         if count > 0 {
             out.push(b',');
         }
-        let _ = write!(
-            out,
-            "{{\"op\":\"add\",\"path\":\"/game/log/{}\",\"value\":",
-            first_line + offset
-        );
+        out.extend_from_slice(b"{\"op\":\"add\",\"path\":\"/game/log/");
+        out.extend_from_slice(itoa::Buffer::new().format(first_line + offset).as_bytes());
+        out.extend_from_slice(b"\",\"value\":");
         write_str(out, line);
         out.push(b'}');
         count += 1;

@@ -52,9 +52,7 @@ impl Step for &Key {
 
 impl Step for usize {
     fn write_to(&self, text: &mut String) {
-        use std::fmt::Write as _;
-        // Writing to a String cannot fail.
-        let _ = write!(text, "{self}");
+        text.push_str(itoa::Buffer::new().format(*self));
     }
 }
 
