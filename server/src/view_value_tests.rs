@@ -93,3 +93,54 @@ fn keys_match_by_text_whatever_their_storage() {
     assert_eq!(sample().get("a"), Some(&ViewValue::Int(1)));
     assert_eq!(sample().get("zz"), None);
 }
+
+#[test]
+fn marked_members_are_written_only_for_their_viewers() {
+    let only = |viewers: Viewers, value: ViewValue| ViewValue::Only(viewers, Box::new(value));
+    let value = ViewValue::Object(vec![
+        ("a".into(), 1u32.into()),
+        ("b".into(), only(Viewers::seat(0), "mine".into())),
+        (
+            "b".into(),
+            only(Viewers::seat(1) | Viewers::SPECTATORS, "theirs".into()),
+        ),
+        (
+            "c".into(),
+            ViewValue::List(vec![ViewValue::object([(
+                "d",
+                only(Viewers::seat(1), ViewValue::List(vec![2u32.into()])),
+            )])]),
+        ),
+    ]);
+    let expected = [
+        (Viewer::Spectator, json!({"a": 1, "b": "theirs", "c": [{}]})),
+        (Viewer::Seat(0), json!({"a": 1, "b": "mine", "c": [{}]})),
+        (
+            Viewer::Seat(1),
+            json!({"a": 1, "b": "theirs", "c": [{"d": [2]}]}),
+        ),
+        (Viewer::Seat(2), json!({"a": 1, "c": [{}]})),
+    ];
+    for (viewer, json) in expected {
+        let projected = value.project(viewer);
+        assert_eq!(projected.to_value(), json, "{viewer:?}");
+        let mut out = Vec::new();
+        assert!(
+            value.write_json_as(Some(viewer), &mut out),
+            "the value holds marks"
+        );
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), projected.to_json());
+        let mut plain = Vec::new();
+        assert!(
+            !projected.write_json_as(Some(viewer), &mut plain),
+            "a projection has no marks"
+        );
+    }
+    // Written for nobody in particular: every marked member is left out.
+    assert_eq!(value.to_value(), json!({"a": 1, "c": [{}]}));
+    assert_eq!(value.to_json(), r#"{"a":1,"c":[{}]}"#);
+    assert_eq!(
+        serde_json::to_string(&value).expect("serializes"),
+        value.to_json()
+    );
+}

@@ -340,3 +340,64 @@ fn borrowed_snapshot_is_wire_identical() {
     };
     assert_eq!(text, owned.to_text());
 }
+
+#[test]
+fn a_snapshot_of_a_shared_view_holds_only_what_its_viewer_sees() {
+    let hand = |seat: usize, cards: serde_json::Value| {
+        ViewValue::Only(Viewers::seat(seat), Box::new(v(cards)))
+    };
+    let side = |seat: usize, cards: serde_json::Value| {
+        ViewValue::object([("hand", hand(seat, cards)), ("hp", 9.into())])
+    };
+    let game = ViewValue::object([
+        ("round", 1.into()),
+        (
+            "sides",
+            ViewValue::List(vec![side(0, json!([1, 2])), side(1, json!([3]))]),
+        ),
+    ]);
+    let only =
+        |viewer: Viewer, value: ViewValue| ViewValue::Only(Viewers::of(viewer), Box::new(value));
+    let view = ViewValue::Object(vec![
+        ("game".into(), game),
+        ("seat".into(), only(Viewer::Spectator, ViewValue::Null)),
+        ("seat".into(), only(Viewer::Seat(0), 0.into())),
+        ("seat".into(), only(Viewer::Seat(1), 1.into())),
+    ]);
+    let log = ["begin".to_string()];
+    for (viewer, expected) in [
+        (
+            Viewer::Spectator,
+            json!({"game": {"log": ["begin"], "round": 1, "sides": [{"hp": 9}, {"hp": 9}]},
+                   "seat": null}),
+        ),
+        (
+            Viewer::Seat(0),
+            json!({"game": {"log": ["begin"], "round": 1,
+                            "sides": [{"hand": [1, 2], "hp": 9}, {"hp": 9}]}, "seat": 0}),
+        ),
+        (
+            Viewer::Seat(1),
+            json!({"game": {"log": ["begin"], "round": 1,
+                            "sides": [{"hp": 9}, {"hand": [3], "hp": 9}]}, "seat": 1}),
+        ),
+    ] {
+        let mut audience = Audience::new(viewer);
+        let (member, mut rx) = Outbox::detached(4);
+        audience.add(member.clone());
+        audience.send_snapshot("b", &member, None, &log, &view);
+        let text = rx.try_recv().expect("a snapshot");
+        match parse(text.clone()) {
+            ServerMsg::Snapshot { view, .. } => assert_eq!(view, expected, "{viewer:?}"),
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+        // Wire-identical to the viewer's own view with its log in place.
+        let owned = ServerMsg::Snapshot {
+            battle_id: "b".into(),
+            seq: 1,
+            view: expected,
+            req: None,
+        };
+        assert_eq!(text.as_str(), owned.to_text());
+    }
+}
