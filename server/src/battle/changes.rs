@@ -213,4 +213,204 @@ mod tests {
         assert_eq!(changes.len(), 2);
         assert!(Changes::between(&before, &after, Viewers::NONE).is_empty());
     }
+
+    /// Random views with marked members, and changes of them (marks included), for
+    /// [`random_changes_apply_for_every_viewer_and_leak_nothing`].
+    mod random {
+        use super::*;
+        use crate::view_value::Key;
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+
+        pub struct Gen {
+            pub rng: ChaCha8Rng,
+            secrets: u32,
+        }
+
+        /// The viewers the tests watch as: spectators and two seats.
+        pub fn sets() -> [Viewers; 3] {
+            [Viewers::SPECTATORS, Viewers::seat(0), Viewers::seat(1)]
+        }
+
+        impl Gen {
+            pub fn new(seed: u64) -> Gen {
+                Gen {
+                    rng: ChaCha8Rng::seed_from_u64(seed),
+                    secrets: 0,
+                }
+            }
+
+            /// A non-empty set of the three viewers.
+            fn viewers(&mut self) -> Viewers {
+                let bits = self.rng.random_range(1..8u64);
+                sets()
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| bits & (1 << i) != 0)
+                    .fold(Viewers::NONE, |set, (_, v)| set | *v)
+            }
+
+            /// A scalar; inside a marked value, text is a fresh secret.
+            fn scalar(&mut self, hidden: bool) -> ViewValue {
+                match self.rng.random_range(0..4) {
+                    0 => ViewValue::Int(self.rng.random_range(0..3)),
+                    1 => ViewValue::Bool(self.rng.random()),
+                    2 if hidden => {
+                        self.secrets += 1;
+                        ViewValue::text(format!("secret-{}-", self.secrets))
+                    }
+                    2 => ["x", "y"][self.rng.random_range(0..2)].into(),
+                    _ => ViewValue::Null,
+                }
+            }
+
+            pub fn value(&mut self, depth: u32, hidden: bool) -> ViewValue {
+                match self.rng.random_range(0..if depth == 0 { 1 } else { 4 }) {
+                    0 => self.scalar(hidden),
+                    1 => ViewValue::List(
+                        (0..self.rng.random_range(0..4))
+                            .map(|_| self.value(depth - 1, hidden))
+                            .collect(),
+                    ),
+                    _ => self.object(depth - 1, hidden),
+                }
+            }
+
+            /// An object whose members may be marked; `per_viewer` is one key given once
+            /// per viewer, as the envelope gives `legal`.
+            pub fn object(&mut self, depth: u32, hidden: bool) -> ViewValue {
+                let mut pairs: Vec<(Key, ViewValue)> = Vec::new();
+                for key in ["a", "b", "c", "d"] {
+                    match self.rng.random_range(0..6) {
+                        0 => {}
+                        1 | 2 => {
+                            let who = self.viewers();
+                            let value = self.value(depth, true);
+                            pairs.push((key.into(), ViewValue::Only(who, Box::new(value))));
+                        }
+                        3 if depth > 0 => {
+                            for who in sets() {
+                                let value = self.value(depth - 1, true);
+                                pairs.push((key.into(), ViewValue::Only(who, Box::new(value))));
+                            }
+                        }
+                        _ => pairs.push((key.into(), self.value(depth, hidden))),
+                    }
+                }
+                ViewValue::Object(pairs)
+            }
+
+            /// `value` changed a little: scalars, list items, members, and marks.
+            pub fn mutate(&mut self, value: &ViewValue, depth: u32, hidden: bool) -> ViewValue {
+                match value {
+                    ViewValue::List(items) => {
+                        let mut items: Vec<ViewValue> = items
+                            .iter()
+                            .map(|item| self.mutate(item, depth.saturating_sub(1), hidden))
+                            .collect();
+                        match self.rng.random_range(0..4) {
+                            0 if !items.is_empty() => {
+                                let at = self.rng.random_range(0..items.len());
+                                items.remove(at);
+                            }
+                            1 => {
+                                let at = self.rng.random_range(0..=items.len());
+                                let item = self.value(1, hidden);
+                                items.insert(at, item);
+                            }
+                            _ => {}
+                        }
+                        ViewValue::List(items)
+                    }
+                    ViewValue::Object(pairs) => {
+                        let per_viewer = |pairs: &[(Key, ViewValue)], key: &Key| {
+                            pairs.iter().filter(|(k, _)| k == key).count() > 1
+                        };
+                        let mut out: Vec<(Key, ViewValue)> = Vec::new();
+                        for (key, member) in pairs {
+                            let grouped = per_viewer(pairs, key);
+                            let member = match member {
+                                ViewValue::Only(who, inner) => {
+                                    let inner = self.mutate(inner, depth.saturating_sub(1), true);
+                                    match self.rng.random_range(0..8) {
+                                        // A single member's mark changes, or goes.
+                                        0 if !grouped => {
+                                            ViewValue::Only(self.viewers(), Box::new(inner))
+                                        }
+                                        1 if !grouped => inner,
+                                        2 if !grouped => continue,
+                                        _ => ViewValue::Only(*who, Box::new(inner)),
+                                    }
+                                }
+                                plain => {
+                                    let plain = self.mutate(plain, depth.saturating_sub(1), hidden);
+                                    match self.rng.random_range(0..10) {
+                                        0 => ViewValue::Only(self.viewers(), Box::new(plain)),
+                                        1 => continue,
+                                        _ => plain,
+                                    }
+                                }
+                            };
+                            out.push((key.clone(), member));
+                        }
+                        if self.rng.random_range(0..6) == 0 && !out.iter().any(|(k, _)| k == "e") {
+                            let value = self.value(1, hidden);
+                            out.push(("e".into(), value));
+                        }
+                        ViewValue::Object(out)
+                    }
+                    _ if self.rng.random_range(0..3) == 0 => self.scalar(hidden),
+                    other => other.clone(),
+                }
+            }
+        }
+
+        /// Every secret written in `json`.
+        pub fn secrets(json: &str) -> Vec<&str> {
+            json.match_indices("secret-")
+                .map(|(at, _)| {
+                    let end = json[at + 7..].find('-').map_or(json.len(), |n| at + 8 + n);
+                    &json[at..end]
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn random_changes_apply_for_every_viewer_and_leak_nothing() {
+        use battle_protocol::json_patch;
+        let watching = random::sets()
+            .iter()
+            .fold(Viewers::NONE, |set, viewers| set | *viewers);
+        for seed in 0..3000 {
+            let mut gen = random::Gen::new(seed);
+            let before = gen.object(3, false);
+            let after = gen.mutate(&before, 3, false);
+            let changes = Changes::between(&before, &after, watching);
+            for viewer in EVERYONE {
+                let mut share = b"[".to_vec();
+                changes.write_for(viewer, &mut share);
+                share.push(b']');
+                let share = String::from_utf8(share).expect("UTF-8");
+                let ops: json_patch::Patch = serde_json::from_str(&share)
+                    .unwrap_or_else(|e| panic!("seed {seed} {viewer:?}: {e}: {share}"));
+                let mut doc = before.project(viewer).to_value();
+                json_patch::patch(&mut doc, &ops)
+                    .unwrap_or_else(|e| panic!("seed {seed} {viewer:?}: {e}: {share}"));
+                assert_eq!(
+                    doc,
+                    after.project(viewer).to_value(),
+                    "seed {seed} {viewer:?}: {share}"
+                );
+                let seen = after.project(viewer).to_json();
+                let allowed = random::secrets(&seen);
+                for secret in random::secrets(&share) {
+                    assert!(
+                        allowed.contains(&secret),
+                        "seed {seed}: {viewer:?} was sent {secret}, which it may not see: {share}"
+                    );
+                }
+            }
+        }
+    }
 }
