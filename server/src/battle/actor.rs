@@ -237,7 +237,8 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        let view = envelope::build(id, status, game, viewer);
+        // Built for this viewer alone; the snapshot leaves out what is marked for others.
+        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
         audience.send_snapshot(id, &from, None, game.log(viewer), &view);
         if status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
@@ -463,7 +464,8 @@ impl BattleActor {
         };
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
-        let view = envelope::build(id, status, game, viewer);
+        // Built for this viewer alone; the snapshot leaves out what is marked for others.
+        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
         self.audiences[index].send_snapshot(id, from, req, game.log(viewer), &view);
     }
 
