@@ -2,8 +2,8 @@
 //!
 //! A ruleset is pure: no tokio, no I/O, no clock, no global RNG. It is built from its options
 //! and a seed, changes only through [`Ruleset::apply`] and [`Ruleset::advance`], and so the
-//! seed plus the input log replays any battle exactly. What a viewer may not see is never put
-//! into the view built for that viewer.
+//! seed plus the input log replays any battle exactly. What a viewer may not see is marked
+//! in the view as seen only by others, and is never serialized for that viewer.
 
 use battle_protocol::{ErrorCode, Seat};
 use serde_json::Value;
@@ -74,7 +74,8 @@ pub struct OptionsError(pub String);
 ///   [`Ruleset::ai_action`] is the ruleset's own AI for any seat it can play;
 /// - time-driven progress: [`Ruleset::next_tick`] asks the actor to call
 ///   [`Ruleset::advance`] after a delay of game time;
-/// - hidden information: [`Ruleset::view`] is built per viewer.
+/// - hidden information: [`Ruleset::view_all`] marks each hidden part with the viewers who
+///   see it ([`ViewValue::Only`]), and [`Ruleset::view`] is what one viewer sees of it.
 pub trait Ruleset: Send + 'static {
     /// The ruleset id, e.g. `"synergy"`.
     fn id(&self) -> &'static str;

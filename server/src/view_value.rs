@@ -1,7 +1,7 @@
 //! The value a ruleset builds its views from: JSON-shaped, cheap to build, compare and drop.
 //!
-//! Every audience's view is rebuilt after every change and diffed against the previous one,
-//! so building views is the server's hottest path. A `serde_json::Value` object owns a
+//! A battle's view is rebuilt (once for all its audiences) before and after every change and
+//! the two are diffed, so building views is the server's hottest path. A `serde_json::Value` object owns a
 //! `String` per key and a tree node per entry; a [`ViewValue`] object is one `Vec` of pairs
 //! whose keys are almost always string literals (no allocation, and compared by address
 //! first), and text that is a literal (card names, states, sigils) is borrowed too. A view of
@@ -10,6 +10,11 @@
 //! The JSON a `ViewValue` writes is byte for byte what `serde_json` writes for the
 //! equivalent `Value` (as long as object keys are given in sorted order, the order a
 //! `serde_json::Map` keeps them in; [`ViewValue::object`] checks that in debug builds).
+//!
+//! One view serves every viewer: an object member only some viewers may see holds a
+//! [`ViewValue::Only`]. [`ViewValue::project`] and [`ViewValue::write_json_as`] give what one
+//! viewer sees; everything else (`write_json`, `to_value`, `Serialize`) leaves marked
+//! members out.
 
 use std::borrow::Cow;
 
