@@ -2,11 +2,12 @@
 //! battle.
 
 use std::collections::HashMap;
-use std::io;
+use std::io::{self, Read as _};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
+use tokio::io::Interest;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -100,16 +101,32 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
 }
 
 /// Read what the socket has (without waiting) and route the frames in it.
+///
+/// A read that does not fill the chunk has drained the socket, so it is reported to tokio as
+/// "would block", which clears the socket's readiness at once: the connection then waits
+/// for the next data without a second read whose only answer would be `EAGAIN`. (Readiness
+/// that arrives meanwhile is not lost: tokio clears only the readiness it saw before the
+/// read.)
 fn read_and_route(socket: &TcpStream, frames: &mut FrameReader, router: &mut Router) -> Step {
     let mut chunk = [0u8; READ_CHUNK];
-    match socket.try_read(&mut chunk) {
-        Ok(0) => Step::End(End::Gone),
-        Ok(n) => route_frames(frames, &mut chunk[..n], router),
-        Err(err) if err.kind() == io::ErrorKind::WouldBlock => Step::More,
-        Err(err) => {
+    let mut read = None;
+    let outcome = socket.try_io(Interest::READABLE, || {
+        let n = (&*socket2::SockRef::from(socket)).read(&mut chunk)?;
+        read = Some(n);
+        if 0 < n && n < READ_CHUNK {
+            Err(io::ErrorKind::WouldBlock.into())
+        } else {
+            Ok(())
+        }
+    });
+    match (read, outcome) {
+        (Some(0), _) => Step::End(End::Gone),
+        (Some(n), _) => route_frames(frames, &mut chunk[..n], router),
+        (None, Err(err)) if err.kind() != io::ErrorKind::WouldBlock => {
             tracing::debug!(conn = router.outbox.id().0, %err, "read failed");
             Step::End(End::Gone)
         }
+        (None, _) => Step::More,
     }
 }
 
