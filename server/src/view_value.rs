@@ -107,24 +107,29 @@ impl ViewValue {
     /// What `viewer` sees of this value: marked members it may see are unwrapped, the others
     /// left out. The result holds no [`ViewValue::Only`].
     pub fn project(&self, viewer: Viewer) -> ViewValue {
+        let seen = |value: &ViewValue| value.as_seen_by(Some(viewer)).map(|v| v.project(viewer));
         match self {
-            ViewValue::List(items) => ViewValue::List(
-                items
-                    .iter()
-                    .filter(|item| visible(item, viewer))
-                    .map(|item| item.project(viewer))
-                    .collect(),
-            ),
+            ViewValue::List(items) => ViewValue::List(items.iter().filter_map(seen).collect()),
             ViewValue::Object(pairs) => ViewValue::Object(
                 pairs
                     .iter()
-                    .filter(|(_, v)| visible(v, viewer))
-                    .map(|(k, v)| (k.clone(), v.project(viewer)))
+                    .filter_map(|(k, v)| Some((k.clone(), seen(v)?)))
                     .collect(),
             ),
-            ViewValue::Only(viewers, inner) if viewers.contains(viewer) => inner.project(viewer),
-            ViewValue::Only(..) => ViewValue::Null,
+            ViewValue::Only(..) => seen(self).unwrap_or(ViewValue::Null),
             plain => plain.clone(),
+        }
+    }
+
+    /// This value, standing as an object member, as `viewer` sees it (`None`: nobody in
+    /// particular): itself; unwrapped when it is marked for `viewer`; `None` when it is
+    /// marked for others, so that the member is absent.
+    pub fn as_seen_by(&self, viewer: Option<Viewer>) -> Option<&ViewValue> {
+        match self {
+            ViewValue::Only(viewers, inner) => viewer
+                .is_some_and(|v| viewers.contains(v))
+                .then_some(&**inner),
+            value => Some(value),
         }
     }
 
@@ -154,17 +159,10 @@ impl ViewValue {
                 out.push(b'[');
                 let mut first = true;
                 for item in items {
-                    if let ViewValue::Only(viewers, inner) = item {
-                        marked = true;
-                        if !viewer.is_some_and(|v| viewers.contains(v)) {
-                            continue;
-                        }
-                        if !std::mem::take(&mut first) {
-                            out.push(b',');
-                        }
-                        inner.write_json_as(viewer, out);
+                    marked |= matches!(item, ViewValue::Only(..));
+                    let Some(item) = item.as_seen_by(viewer) else {
                         continue;
-                    }
+                    };
                     if !std::mem::take(&mut first) {
                         out.push(b',');
                     }
@@ -178,15 +176,9 @@ impl ViewValue {
                 out.push(b'{');
                 let mut first = true;
                 for (key, value) in pairs {
-                    let value = match value {
-                        ViewValue::Only(viewers, inner) => {
-                            marked = true;
-                            if !viewer.is_some_and(|v| viewers.contains(v)) {
-                                continue;
-                            }
-                            inner
-                        }
-                        value => value,
+                    marked |= matches!(value, ViewValue::Only(..));
+                    let Some(value) = value.as_seen_by(viewer) else {
+                        continue;
                     };
                     if !std::mem::take(&mut first) {
                         out.push(b',');
@@ -198,12 +190,14 @@ impl ViewValue {
                 out.push(b'}');
                 return marked;
             }
-            ViewValue::Only(viewers, inner) => {
-                if viewer.is_some_and(|v| viewers.contains(v)) {
-                    inner.write_json_as(viewer, out);
-                } else {
-                    out.extend_from_slice(b"null");
-                }
+            ViewValue::Only(..) => {
+                match self.as_seen_by(viewer) {
+                    Some(inner) => inner.write_json_as(viewer, out),
+                    None => {
+                        out.extend_from_slice(b"null");
+                        false
+                    }
+                };
                 return true;
             }
         }
@@ -256,14 +250,6 @@ fn needs_escape(bytes: &[u8]) -> bool {
         .remainder()
         .iter()
         .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
-}
-
-/// Whether `viewer` sees `value` where it stands as a member or an item.
-fn visible(value: &ViewValue, viewer: Viewer) -> bool {
-    match value {
-        ViewValue::Only(viewers, _) => viewers.contains(viewer),
-        _ => true,
-    }
 }
 
 /// Whether two keys are the same text; literals usually match by address.

@@ -48,7 +48,7 @@ fn write_with_log(view: &ViewValue, viewer: Viewer, log: &[String], out: &mut Ve
     out.push(b'{');
     let mut first = true;
     for (key, value) in envelope {
-        let Some(value) = shown(value, viewer) else {
+        let Some(value) = value.as_seen_by(Some(viewer)) else {
             continue;
         };
         if !std::mem::take(&mut first) {
@@ -67,7 +67,7 @@ fn write_with_log(view: &ViewValue, viewer: Viewer, log: &[String], out: &mut Ve
                     }
                 };
                 for (key, value) in game {
-                    let Some(value) = shown(value, viewer) else {
+                    let Some(value) = value.as_seen_by(Some(viewer)) else {
                         continue;
                     };
                     if !placed && key.as_ref() > "log" {
@@ -92,14 +92,6 @@ fn write_with_log(view: &ViewValue, viewer: Viewer, log: &[String], out: &mut Ve
         }
     }
     out.push(b'}');
-}
-
-/// A member's value as `viewer` sees it: `None` when it is marked for others.
-fn shown(value: &ViewValue, viewer: Viewer) -> Option<&ViewValue> {
-    match value {
-        ViewValue::Only(viewers, inner) => viewers.contains(viewer).then_some(&**inner),
-        value => Some(value),
-    }
 }
 
 /// Append `"log":[...]`.
