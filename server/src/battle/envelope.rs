@@ -21,16 +21,6 @@ pub const KEYS: [&str; 8] = [
     "to_act",
 ];
 
-/// Build `viewer`'s whole view of the battle.
-pub fn build(
-    battle_id: &str,
-    status: BattleStatus,
-    game: &dyn Ruleset,
-    viewer: Viewer,
-) -> ViewValue {
-    build_all(battle_id, status, game, Viewers::of(viewer)).project(viewer)
-}
-
 /// Build the view of the battle for all of `watching` at once: the ruleset's
 /// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal` and `seat` members are
 /// given once per viewer in `watching`, each marked for that viewer alone.
@@ -96,7 +86,8 @@ mod tests {
             let wire = serde_json::to_value(status).expect("status serializes");
             let game = crate::rules::find("synergy").expect("synergy").build;
             let game = game(&json!({"mode": "pvp"}), 1).expect("pvp builds");
-            let view = build("b1", status, &*game, Viewer::Spectator);
+            let view =
+                build_all("b1", status, &*game, Viewers::SPECTATORS).project(Viewer::Spectator);
             let ViewValue::Object(pairs) = &view else {
                 panic!("the envelope is an object")
             };

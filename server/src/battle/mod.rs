@@ -22,9 +22,9 @@ pub use input_log::{replay, Input, InputLog};
 
 /// The view pipeline, public for the engine micro-benchmark
 /// (`server/examples/engine_bench.rs`) and the playout tests: build the envelope view for
-/// all watching viewers at once (or one viewer's), diff two such views once for every
-/// audience, write one audience's patch frame (log lines included) as the audience does.
+/// all watching viewers at once, diff two such views once for every audience, write one
+/// audience's patch frame (log lines included) as the audience does.
 pub use audience::patch_frame;
 pub use changes::Changes;
 pub use diff::{diff, diff_json};
-pub use envelope::{build as envelope_view, build_all as envelope_view_all};
+pub use envelope::build_all as envelope_view_all;
