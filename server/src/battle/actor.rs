@@ -23,7 +23,7 @@ use super::envelope;
 use super::handle::BattleHandle;
 use super::input_log::{Input, InputLog};
 use super::seats::Seats;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::ruleset::{RuleError, Ruleset, Viewer};
 use crate::view_value::ViewValue;
@@ -177,13 +177,13 @@ impl BattleActor {
             tracing::info!(battle = %self.id, "battle starts");
             self.after_change(None, before);
         }
-        from.offer_msg(&ServerMsg::Joined {
+        let reply = ServerMsg::Joined {
             battle_id: self.id.clone(),
             seat,
             token,
             req,
-        });
-        self.admit(Viewer::Seat(seat), from);
+        };
+        self.admit(Viewer::Seat(seat), from, &reply);
     }
 
     fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {
@@ -210,13 +210,13 @@ impl BattleActor {
                 });
             }
         }
-        from.offer_msg(&ServerMsg::Joined {
+        let reply = ServerMsg::Joined {
             battle_id: self.id.clone(),
             seat,
             token: token.to_string(),
             req,
-        });
-        self.admit(Viewer::Seat(seat), from);
+        };
+        self.admit(Viewer::Seat(seat), from, &reply);
     }
 
     fn spectate(&mut self, from: Outbox, req: Option<Req>) {
@@ -224,22 +224,24 @@ impl BattleActor {
             let text = format!("this connection holds seat {seat}; leave it to watch instead");
             return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
         }
-        from.offer_msg(&ServerMsg::Spectating {
+        let reply = ServerMsg::Spectating {
             battle_id: self.id.clone(),
             req,
-        });
-        self.admit(Viewer::Spectator, from);
+        };
+        self.admit(Viewer::Spectator, from, &reply);
     }
 
-    /// Add `from` to an audience and send it the current view.
-    fn admit(&mut self, viewer: Viewer, from: Outbox) {
+    /// Add `from` to an audience and send it `reply` (the answer that admits it) followed by
+    /// the current view, both in one write.
+    fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = envelope::build_all(id, status, game, Viewers::of(viewer));
-        audience.send_snapshot(id, &from, None, game.log(viewer), &view);
+        let ahead = Some(message_frame(reply));
+        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view);
         if status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
@@ -466,7 +468,7 @@ impl BattleActor {
         let (id, status, game) = (&self.id, self.status, &*self.game);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = envelope::build_all(id, status, game, Viewers::of(viewer));
-        self.audiences[index].send_snapshot(id, from, req, game.log(viewer), &view);
+        self.audiences[index].send_snapshot(id, from, None, req, game.log(viewer), &view);
     }
 
     fn leave(&mut self, from: &Outbox, req: Option<Req>) {

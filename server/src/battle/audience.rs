@@ -216,11 +216,13 @@ impl Audience {
     /// Send `to` the whole current `view` (built for this audience's viewer, or for several
     /// viewers at once: members marked for others are left out), with `log` (the battle log
     /// as this audience sees it). Members hold the view at `seq`, which is the current one: every change is
-    /// published. Returns what happened to the frame.
+    /// published. `ahead`, if given, is sent just before the snapshot in the same write
+    /// (the reply that admits `to`). Returns what happened to the frames.
     pub fn send_snapshot(
         &mut self,
         battle_id: &str,
         to: &Outbox,
+        ahead: Option<Frame>,
         req: Option<Req>,
         log: &[String],
         view: &ViewValue,
@@ -230,8 +232,11 @@ impl Audience {
             self.log_len = log.len();
             self.stale = false;
         }
-        let frame = self.snapshot_frame(battle_id, req, view, log);
-        to.offer_frame(frame.text())
+        let frame = self.snapshot_frame(battle_id, req, view, log).text();
+        match ahead {
+            Some(reply) => to.offer_frames([reply, frame]),
+            None => to.offer_frame(frame),
+        }
     }
 
     fn snapshot_frame(

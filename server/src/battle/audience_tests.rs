@@ -40,7 +40,7 @@ impl Driven {
 
     fn snapshot(&mut self, to: &Outbox, log: &[String], view: serde_json::Value) {
         self.last = v(view);
-        self.audience.send_snapshot("b", to, None, log, &self.last);
+        self.audience.send_snapshot("b", to, None, None, log, &self.last);
     }
 
     fn publish(
@@ -385,7 +385,7 @@ fn a_snapshot_of_a_shared_view_holds_only_what_its_viewer_sees() {
         let mut audience = Audience::new(viewer);
         let (member, mut rx) = Outbox::detached(4);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, &log, &view);
+        audience.send_snapshot("b", &member, None, None, &log, &view);
         let text = rx.try_recv().expect("a snapshot");
         match parse(text.clone()) {
             ServerMsg::Snapshot { view, .. } => assert_eq!(view, expected, "{viewer:?}"),

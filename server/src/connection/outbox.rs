@@ -173,6 +173,35 @@ impl Outbox {
         Offer::Queued
     }
 
+    /// Send or queue several frames for one connection at once, in order, without waiting:
+    /// when nothing is queued ahead of them they go out in one vectored write (a reply and
+    /// the snapshot that follows it cost one `send`, not two). A queue that cannot hold
+    /// them all closes the connection, as in [`Outbox::offer_frame`].
+    pub fn offer_frames<const N: usize>(&self, frames: [Frame; N]) -> Offer {
+        let mut state = self.state();
+        if state.ended || state.closing {
+            return Offer::Closed;
+        }
+        let was_empty = state.queue.is_empty();
+        if !was_empty && state.queue.len() + N > self.shared.capacity {
+            self.close_locked(&mut state, CloseCode::Again, LAGGING);
+            return Offer::Lagging;
+        }
+        state.queue.extend(frames);
+        if !was_empty {
+            return Offer::Queued;
+        }
+        match self.flush_locked(&mut state) {
+            Ok(true) => Offer::Queued,
+            Ok(false) => {
+                drop(state);
+                self.shared.writer.wake();
+                Offer::Queued
+            }
+            Err(_) => Offer::Closed,
+        }
+    }
+
     /// Send or queue a text frame without waiting (a copy of `text`). For tests.
     #[cfg(test)]
     pub fn offer(&self, text: &str) -> Offer {
@@ -181,11 +210,7 @@ impl Outbox {
 
     /// Serialize and send or queue one message without waiting.
     pub fn offer_msg(&self, msg: &ServerMsg) -> Offer {
-        let mut frame = FrameBuf::with_capacity(128);
-        // Every field is a plain value, a string-keyed map or a serde_json::Value, all of
-        // which serialize without error; writing into a Vec cannot fail.
-        serde_json::to_writer(frame.out(), msg).expect("server messages always serialize");
-        self.offer_frame(frame.text())
+        self.offer_frame(message_frame(msg))
     }
 
     /// Tell the writer to close the connection because it cannot keep up.
@@ -271,6 +296,12 @@ impl Outbox {
         if let Some(frame) = extra {
             state.queue.push_back(frame);
         }
+        self.flush_locked(&mut state)
+    }
+
+    /// Write queued frames, under the lock, until the queue is empty (`Ok(true)`) or the
+    /// socket is full (`Ok(false)`); a failed write ends the connection.
+    fn flush_locked(&self, state: &mut State) -> io::Result<bool> {
         let Some(socket) = &self.shared.socket else {
             return Ok(state.queue.is_empty());
         };
@@ -286,7 +317,7 @@ impl Outbox {
                     Ok(n) => n,
                     Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(false),
                     Err(err) => {
-                        self.end_locked(&mut state);
+                        self.end_locked(state);
                         return Err(err);
                     }
                 }
@@ -308,6 +339,15 @@ impl Outbox {
         }
         Ok(true)
     }
+}
+
+/// One server message as a text frame.
+pub fn message_frame(msg: &ServerMsg) -> Frame {
+    let mut frame = FrameBuf::with_capacity(128);
+    // Every field is a plain value, a string-keyed map or a serde_json::Value, all of
+    // which serialize without error; writing into a Vec cannot fail.
+    serde_json::to_writer(frame.out(), msg).expect("server messages always serialize");
+    frame.text()
 }
 
 /// Reason given when a connection is closed for not keeping up.
@@ -403,6 +443,39 @@ mod tests {
             .await
             .expect("all frames arrive");
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn frames_offered_together_queue_together_or_not_at_all() {
+        let (outbox, mut tap) = Outbox::detached(3);
+        assert_eq!(outbox.offer("a"), Offer::Queued);
+        let pair = [Frame::text("b"), Frame::text("c")];
+        assert_eq!(outbox.offer_frames(pair), Offer::Queued);
+        for expected in ["a", "b", "c"] {
+            assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from(expected)));
+        }
+        assert_eq!(outbox.offer("d"), Offer::Queued);
+        let three = [Frame::text("e"), Frame::text("f"), Frame::text("g")];
+        assert_eq!(outbox.offer_frames(three), Offer::Lagging, "1 + 3 > 3");
+        assert_eq!(tap.close_code(), Some(1013));
+        assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from("d")));
+        assert_eq!(tap.try_recv(), Err(Empty), "none of the three was queued");
+    }
+
+    #[tokio::test]
+    async fn frames_offered_together_arrive_in_order() {
+        use tokio::io::AsyncReadExt;
+        let (outbox, mut client) = pair(2).await;
+        // More frames than the queue holds: with nothing queued they are written at once.
+        let frames: [Frame; 3] = ["reply", "snapshot", "more"].map(Frame::text);
+        let expected: Vec<u8> = frames.iter().flat_map(|f| f.bytes().to_vec()).collect();
+        assert_eq!(outbox.offer_frames(frames), Offer::Queued);
+        assert_eq!(outbox.offer("after"), Offer::Queued);
+        let after = Frame::text("after");
+        let mut got = vec![0u8; expected.len() + after.len()];
+        client.read_exact(&mut got).await.expect("all frames arrive");
+        assert_eq!(&got[..expected.len()], &expected[..]);
+        assert_eq!(&got[expected.len()..], after.bytes());
     }
 
     #[tokio::test]
