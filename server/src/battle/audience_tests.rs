@@ -40,7 +40,8 @@ impl Driven {
 
     fn snapshot(&mut self, to: &Outbox, log: &[String], view: serde_json::Value) {
         self.last = v(view);
-        self.audience.send_snapshot("b", to, None, None, log, &self.last);
+        self.audience
+            .send_snapshot("b", to, None, None, log, &self.last);
     }
 
     fn publish(

@@ -473,7 +473,10 @@ mod tests {
         assert_eq!(outbox.offer("after"), Offer::Queued);
         let after = Frame::text("after");
         let mut got = vec![0u8; expected.len() + after.len()];
-        client.read_exact(&mut got).await.expect("all frames arrive");
+        client
+            .read_exact(&mut got)
+            .await
+            .expect("all frames arrive");
         assert_eq!(&got[..expected.len()], &expected[..]);
         assert_eq!(&got[expected.len()..], after.bytes());
     }
