@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -31,9 +31,28 @@ impl RunningServer {
     }
 }
 
+/// Connections the kernel may hold for the server before it accepts them (it caps this at
+/// `net.core.somaxconn`). A load test ramping up opens thousands of connections a second;
+/// tokio's default of 1,024 overflowed then, and every dropped opening costs its client a
+/// one-second SYN retry.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// Bind `addr` for listening, with [`LISTEN_BACKLOG`].
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server can take its port back at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Bind `config.listen` and accept connections in a background task.
 pub async fn start(config: Config) -> std::io::Result<RunningServer> {
-    let listener = TcpListener::bind(config.listen).await?;
+    let listener = listen(config.listen)?;
     let addr = listener.local_addr()?;
     let lobby = Lobby::new(config);
     let (stop, mut stopped) = oneshot::channel();
