@@ -427,6 +427,8 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
             .with_context(|| format!("resolving {host}"))?
             .next()
             .with_context(|| format!("{host} resolves to no address"))?;
+        // The server's memory before any room: what the rooms add is measured from here.
+        let rss_start_kib = rss_kib(server_pid)?;
         let start = Instant::now();
         let end = start + Duration::from_secs(secs);
         let plan = Arc::new(LoadPlan {
@@ -493,7 +495,8 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
             "server_cpu_secs_per_1000_actions": per_1000(server_cpu),
             "server_cpu_cores": server_cpu / window_secs,
             "server_rss_kib": after.server_rss_kib,
-            "server_rss_per_room_kib": after.server_rss_kib as f64 / rooms as f64,
+            "server_rss_per_room_kib":
+                after.server_rss_kib.saturating_sub(rss_start_kib) as f64 / rooms as f64,
             "client_cpu_secs_per_1000_actions": per_1000(after.client_cpu - before.client_cpu),
             "errors": counters.errors.load(Ordering::Relaxed),
         });
