@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::battle::diff::diff;
+use crate::connection::outbox::Tap;
 use crate::viewers::Viewers;
 use battle_protocol::{json_patch, ServerMsg};
 use serde_json::json;
@@ -60,6 +61,17 @@ impl Driven {
     }
 }
 
+/// An audience of `viewer` with one member that has already taken its snapshot of `view`;
+/// the member's queue comes back empty.
+fn with_member(viewer: Viewer, log: &[String], view: serde_json::Value) -> (Driven, Tap) {
+    let mut audience = Driven::new(viewer);
+    let (member, mut rx) = Outbox::detached(8);
+    audience.add(member.clone());
+    audience.snapshot(&member, log, view);
+    let _ = rx.try_recv();
+    (audience, rx)
+}
+
 fn parse(text: tokio_tungstenite::tungstenite::Utf8Bytes) -> ServerMsg {
     serde_json::from_str(&text).expect("server frames parse")
 }
@@ -105,13 +117,10 @@ fn snapshot_then_patches_reproduce_the_view_and_the_log() {
 
 #[test]
 fn a_new_log_line_alone_is_a_patch() {
-    let mut audience = Driven::new(Viewer::Spectator);
-    let (member, mut rx) = Outbox::detached(8);
-    audience.add(member.clone());
     let pad = "x".repeat(300);
     let log: Vec<String> = vec!["one".into(), "two".into()];
-    audience.snapshot(&member, &log[..1], json!({"game": {"pad": pad}}));
-    let _ = rx.try_recv();
+    let (mut audience, mut rx) =
+        with_member(Viewer::Spectator, &log[..1], json!({"game": {"pad": pad}}));
     audience.publish(None, &log, json!({"game": {"pad": pad}}));
     match parse(rx.try_recv().expect("patch queued")) {
         ServerMsg::Patch { seq, ops, .. } => {
@@ -127,12 +136,8 @@ fn a_new_log_line_alone_is_a_patch() {
 
 #[test]
 fn a_shrinking_log_resets_members_with_a_snapshot() {
-    let mut audience = Driven::new(Viewer::Spectator);
-    let (member, mut rx) = Outbox::detached(8);
-    audience.add(member.clone());
     let log: Vec<String> = vec!["one".into(), "two".into()];
-    audience.snapshot(&member, &log, json!({"game": {}}));
-    let _ = rx.try_recv();
+    let (mut audience, mut rx) = with_member(Viewer::Spectator, &log, json!({"game": {}}));
     audience.publish(None, &log[..1], json!({"game": {}}));
     match parse(rx.try_recv().expect("queued")) {
         ServerMsg::Snapshot { seq, view, .. } => {
@@ -144,11 +149,7 @@ fn a_shrinking_log_resets_members_with_a_snapshot() {
 
 #[test]
 fn answer_is_sent_even_without_change_and_carries_req() {
-    let mut audience = Driven::new(Viewer::Seat(0));
-    let (member, mut rx) = Outbox::detached(8);
-    audience.add(member.clone());
-    audience.snapshot(&member, &[], json!({"a": 1}));
-    let _ = rx.try_recv();
+    let (mut audience, mut rx) = with_member(Viewer::Seat(0), &[], json!({"a": 1}));
     audience.publish(Some(42), &[], json!({"a": 1}));
     match parse(rx.try_recv().expect("answer queued")) {
         ServerMsg::Patch { seq, ops, req, .. } => {
@@ -160,11 +161,8 @@ fn answer_is_sent_even_without_change_and_carries_req() {
 
 #[test]
 fn large_change_becomes_snapshot() {
-    let mut audience = Driven::new(Viewer::Spectator);
-    let (member, mut rx) = Outbox::detached(8);
-    audience.add(member.clone());
-    audience.snapshot(&member, &[], json!({"a": [1, 2, 3, 4, 5, 6]}));
-    let _ = rx.try_recv();
+    let (mut audience, mut rx) =
+        with_member(Viewer::Spectator, &[], json!({"a": [1, 2, 3, 4, 5, 6]}));
     audience.publish(None, &[], json!({"b": [7, 8, 9, 10, 11, 12]}));
     match parse(rx.try_recv().expect("queued")) {
         ServerMsg::Snapshot { seq, view, .. } => {
@@ -232,11 +230,7 @@ fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
 
 #[test]
 fn a_change_without_the_view_before_it_is_sent_as_a_snapshot() {
-    let mut audience = Driven::new(Viewer::Spectator);
-    let (member, mut rx) = Outbox::detached(8);
-    audience.add(member.clone());
-    audience.snapshot(&member, &[], json!({"n": 1}));
-    let _ = rx.try_recv();
+    let (mut audience, mut rx) = with_member(Viewer::Spectator, &[], json!({"n": 1}));
     let view = v(json!({"n": 2}));
     audience.audience.publish("b", None, &[], None, &view);
     match parse(rx.try_recv().expect("queued")) {
