@@ -23,8 +23,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use battle_protocol::BattleStatus;
-use battle_server::battle::{envelope_view_all, patch_frame, Changes};
-use battle_server::ruleset::{Ruleset, Viewer, Viewers};
+use battle_rules::ruleset::{Ruleset, Viewer, Viewers};
+use battle_rules::view::{envelope_view_all, Changes};
+use battle_server::battle::patch_frame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
@@ -72,7 +73,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(entry) = battle_server::rules::find(&ruleset) else {
+    let Some(entry) = battle_rules::catalog::find(&ruleset) else {
         eprintln!("no ruleset {ruleset:?}");
         return ExitCode::from(2);
     };
@@ -149,7 +150,7 @@ struct Live {
     log_lens: Vec<usize>,
 }
 
-type Build = fn(&Value, u64) -> Result<Box<dyn Ruleset>, battle_server::ruleset::OptionsError>;
+type Build = fn(&Value, u64) -> Result<Box<dyn Ruleset>, battle_rules::ruleset::OptionsError>;
 
 /// Play the battles of `seeds` through the whole per-move pipeline, `live` at a time, one
 /// move per battle in turn.

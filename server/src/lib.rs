@@ -1,4 +1,5 @@
-//! The battle server library: rulesets, battle actors, the lobby and the WebSocket edge.
+//! The battle server library: battle actors, the lobby and the WebSocket edge, around the
+//! rulesets and view pipeline of [`battle_rules`].
 //!
 //! The `battle-server` binary is a thin wrapper over [`start`]; end-to-end tests call it too,
 //! on `127.0.0.1:0`.
@@ -7,11 +8,10 @@ pub mod battle;
 pub mod config;
 pub mod connection;
 pub mod lobby;
-pub mod rules;
-pub mod ruleset;
 pub mod server;
-pub mod view_value;
-pub mod viewers;
+
+/// The rulesets, the view pipeline and the input log (the pure part of the server).
+pub use battle_rules as rules;
 
 pub use config::Config;
 pub use server::{start, RunningServer};

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
-use crate::rules;
+use battle_rules::catalog as rules;
 
 /// A refused lobby request: the code and the sentence for the client.
 pub type Refusal = (ErrorCode, String);

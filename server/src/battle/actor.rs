@@ -17,17 +17,17 @@ use tokio::time::{sleep_until, Instant};
 
 use super::audience::Audience;
 use super::bot;
-use super::changes::Changes;
 use super::command::Command;
-use super::envelope;
 use super::handle::BattleHandle;
-use super::input_log::{Input, InputLog};
 use super::seats::Seats;
 use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::lobby::Lobby;
-use crate::ruleset::{RuleError, Ruleset, Viewer};
-use crate::view_value::ViewValue;
-use crate::viewers::Viewers;
+use battle_rules::input_log::{Input, InputLog};
+use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
+use battle_rules::view::envelope;
+use battle_rules::view::value::ViewValue;
+use battle_rules::view::viewers::Viewers;
+use battle_rules::view::Changes;
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {

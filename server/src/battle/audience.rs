@@ -5,7 +5,7 @@
 //! message and hands the same bytes to every member. Each member's
 //! outbox only ever gets `try_send`; a member that cannot keep up is dropped and closed.
 //!
-//! The ruleset's battle log ([`Ruleset::log`](crate::ruleset::Ruleset::log)) is not part of
+//! The ruleset's battle log ([`Ruleset::log`](battle_rules::ruleset::Ruleset::log)) is not part of
 //! the stored view: it only grows, so the audience remembers how many lines it has sent,
 //! writes the new ones as `add` operations at `/game/log/N`, and splices the whole log into
 //! `/game/log` when it serializes a snapshot. Clients see one view either way.
@@ -14,11 +14,11 @@ use std::io::Write as _;
 
 use battle_protocol::Req;
 
-use super::changes::Changes;
 use crate::connection::frame::{Frame, FrameBuf};
 use crate::connection::outbox::{ConnId, Offer, Outbox};
-use crate::ruleset::Viewer;
-use crate::view_value::{write_str, ViewValue};
+use battle_rules::ruleset::Viewer;
+use battle_rules::view::value::{write_str, ViewValue};
+use battle_rules::view::Changes;
 
 /// One audience of one battle.
 #[derive(Debug)]

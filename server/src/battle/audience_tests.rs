@@ -1,10 +1,10 @@
 //! Unit tests of `Audience`: snapshots, patches, the log, slow members and the wire form.
 
 use super::*;
-use crate::battle::diff::diff;
 use crate::connection::outbox::Tap;
-use crate::viewers::Viewers;
 use battle_protocol::{json_patch, ServerMsg};
+use battle_rules::view::diff;
+use battle_rules::view::viewers::Viewers;
 use serde_json::json;
 
 fn v(value: serde_json::Value) -> ViewValue {

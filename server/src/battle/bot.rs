@@ -5,7 +5,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::ruleset::Ruleset;
+use battle_rules::ruleset::Ruleset;
 
 /// The move a bot makes for `seat`: the ruleset's own AI when it has one, otherwise a
 /// uniformly random legal action. `None` when the seat has nothing to do.

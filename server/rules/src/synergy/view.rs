@@ -8,8 +8,8 @@ use super::deck::Card;
 use super::side::Side;
 use super::state::Battle;
 use super::ROUND_LIMIT;
-use crate::view_value::{Key, ViewValue};
-use crate::viewers::Viewers;
+use crate::view::value::{Key, ViewValue};
+use crate::view::viewers::Viewers;
 
 fn card_view(side: &Side, card: &Card) -> ViewValue {
     let def = card.def;

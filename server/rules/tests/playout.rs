@@ -13,9 +13,9 @@
 use std::collections::HashSet;
 
 use battle_protocol::BattleStatus;
-use battle_server::battle::{diff_json, envelope_view_all, Changes};
-use battle_server::rules::catalog;
-use battle_server::ruleset::{Ruleset, RulesetEntry, ViewValue, Viewer, Viewers};
+use battle_rules::catalog::catalog;
+use battle_rules::ruleset::{Ruleset, RulesetEntry, ViewValue, Viewer, Viewers};
+use battle_rules::view::{diff_json, envelope_view_all, Changes};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};

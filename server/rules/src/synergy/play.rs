@@ -8,7 +8,7 @@ use super::cards::{EffectContext, EffectKind, Sigil, GEAR_SYNERGY_DRAW};
 use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
 use super::state::{Battle, Phase};
-use crate::view_value::ViewValue;
+use crate::view::value::ViewValue;
 
 /// One decision of the acting side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //!
 //! A battle's view is built once per change for all of its audiences; the parts only some
 //! viewers may see (a hand, the legal actions of a seat) are wrapped in
-//! [`ViewValue::Only`](crate::view_value::ViewValue::Only) with the set that sees them. The
+//! [`ViewValue::Only`](crate::view::value::ViewValue::Only) with the set that sees them. The
 //! diff carries the set down the tree, so every operation knows who receives it.
 
 use crate::ruleset::Viewer;

@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use super::diff::{diff_marked, write_op, Kind, Path, Sink};
 use crate::ruleset::Viewer;
-use crate::view_value::ViewValue;
-use crate::viewers::Viewers;
+use crate::view::value::ViewValue;
+use crate::view::viewers::Viewers;
 
 /// The serialized operations of one change, each tagged with the viewers who receive it.
 #[derive(Debug, Default)]
@@ -94,8 +94,8 @@ impl Sink for Changes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::battle::diff::diff_json;
     use crate::ruleset::Viewer;
+    use crate::view::diff::diff_json;
 
     fn only(viewers: Viewers, value: ViewValue) -> ViewValue {
         ViewValue::Only(viewers, Box::new(value))
@@ -218,7 +218,7 @@ mod tests {
     /// [`random_changes_apply_for_every_viewer_and_leak_nothing`].
     mod random {
         use super::*;
-        use crate::view_value::Key;
+        use crate::view::value::Key;
         use rand::{Rng, SeedableRng};
         use rand_chacha::ChaCha8Rng;
 

@@ -22,7 +22,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 
 use crate::ruleset::Viewer;
-use crate::viewers::Viewers;
+use crate::view::viewers::Viewers;
 
 /// An object key: a literal, or owned text for keys that come from elsewhere.
 pub type Key = Cow<'static, str>;
@@ -391,5 +391,5 @@ impl<T: Into<ViewValue>> From<Vec<T>> for ViewValue {
 }
 
 #[cfg(test)]
-#[path = "view_value_tests.rs"]
+#[path = "value_tests.rs"]
 mod tests;

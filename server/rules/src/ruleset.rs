@@ -9,8 +9,8 @@ use battle_protocol::{ErrorCode, Seat};
 use serde_json::Value;
 use thiserror::Error;
 
-pub use crate::view_value::ViewValue;
-pub use crate::viewers::Viewers;
+pub use crate::view::value::ViewValue;
+pub use crate::view::viewers::Viewers;
 
 /// Who a view is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,8 +6,8 @@
 use battle_protocol::BattleStatus;
 
 use crate::ruleset::{Ruleset, Viewer};
-use crate::view_value::{Key, ViewValue};
-use crate::viewers::Viewers;
+use crate::view::value::{Key, ViewValue};
+use crate::view::viewers::Viewers;
 
 /// The envelope's keys, in the order views hold them.
 pub const KEYS: [&str; 8] = [
@@ -84,7 +84,7 @@ mod tests {
             BattleStatus::Finished,
         ] {
             let wire = serde_json::to_value(status).expect("status serializes");
-            let game = crate::rules::find("synergy").expect("synergy").build;
+            let game = crate::catalog::find("synergy").expect("synergy").build;
             let game = game(&json!({"mode": "pvp"}), 1).expect("pvp builds");
             let view =
                 build_all("b1", status, &*game, Viewers::SPECTATORS).project(Viewer::Spectator);

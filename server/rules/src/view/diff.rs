@@ -16,8 +16,8 @@ use battle_protocol::json_patch::{
 };
 
 use crate::ruleset::Viewer;
-use crate::view_value::{same_key, write_str, Key, ViewValue};
-use crate::viewers::Viewers;
+use crate::view::value::{same_key, write_str, Key, ViewValue};
+use crate::view::viewers::Viewers;
 
 /// The JSON pointer of the value being compared, kept as encoded text. Going down a level
 /// appends one escaped token, coming back up truncates it: no allocation per step. A

@@ -4,7 +4,7 @@ use battle_protocol::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::rules;
+use crate::catalog as rules;
 use crate::ruleset::{OptionsError, RuleError, Ruleset};
 
 /// One accepted input, in the order it was applied.

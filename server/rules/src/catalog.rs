@@ -1,6 +1,6 @@
 //! The games this server offers, each a [`Ruleset`](crate::ruleset::Ruleset).
 
-pub mod synergy;
+use crate::synergy;
 
 use crate::ruleset::RulesetEntry;
 
