@@ -45,6 +45,10 @@ pub enum ClientError {
     /// A client message could not be turned into JSON (it holds a non-serializable value).
     #[error("cannot encode client message: {0}")]
     Encode(#[source] serde_json::Error),
+
+    /// The server answered a request with an `error`.
+    #[error("the server refused: {0}")]
+    Refused(String),
 }
 
 impl ClientError {

@@ -31,7 +31,9 @@
 
 mod connection;
 mod error;
+pub mod fill;
 pub mod loadtest;
+pub mod samples;
 pub mod term;
 mod tracker;
 

@@ -31,6 +31,8 @@ struct Cli {
 enum Command {
     /// Show the server's open battles.
     List,
+    /// Show the rulesets the server offers, with their samples.
+    Rulesets,
     /// Create a battle, take a seat and play it.
     Play(PlayArgs),
     /// Take a seat in an existing battle.
@@ -57,15 +59,22 @@ struct PlayArgs {
     /// The ruleset to play.
     #[arg(long, env = "BATTLE_RULESET", default_value = "synergy")]
     ruleset: String,
-    /// Play against the server's bot (the default).
+    /// Play against the server (the default): the ruleset's engine where its sample has one,
+    /// else the server's bots on the other seats.
     #[arg(long, env = "BATTLE_VS_BOT", conflicts_with = "pvp")]
     vs_bot: bool,
-    /// Leave the other seat for a person (who joins with the printed command).
+    /// Leave the other seats to people (who join with the printed command).
     #[arg(long, env = "BATTLE_PVP")]
     pvp: bool,
-    /// Your deck as comma-separated card ids (synergy: 5 to 12 of C001..C010).
-    #[arg(long, env = "BATTLE_DECK", value_delimiter = ',')]
-    deck: Vec<String>,
+    /// The ruleset's sample to create, by name, as the server lists it (`battle-client
+    /// rulesets`); default: one that fits --vs-bot or --pvp.
+    #[arg(long, env = "BATTLE_SAMPLE")]
+    sample: Option<String>,
+    /// Create options as JSON, replacing the sample's.
+    #[arg(long, env = "BATTLE_OPTIONS")]
+    options: Option<String>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Delay before each bot move, in milliseconds (default: the server's).
     #[arg(long, env = "BATTLE_PLAY_PACE_MS")]
     pace_ms: Option<u64>,
@@ -76,6 +85,26 @@ struct PlayArgs {
     display: Display,
 }
 
+/// What you bring to your seat.
+#[derive(Debug, Clone, Args)]
+struct SetupArgs {
+    /// Your deck as comma-separated card ids (synergy: 5 to 12 of C001..C010): the setup
+    /// `{"deck": [...]}`.
+    #[arg(long, env = "BATTLE_DECK", value_delimiter = ',')]
+    deck: Vec<String>,
+    /// What you bring to your seat, as JSON (see the ruleset's rules document), e.g.
+    /// '{"hand": [1, 5, 9]}'.
+    #[arg(long, env = "BATTLE_SETUP")]
+    setup: Option<String>,
+}
+
+impl SetupArgs {
+    /// The join setup, or why the flags cannot make one.
+    fn value(&self) -> anyhow::Result<Option<serde_json::Value>> {
+        lobby::setup_from(&self.deck, self.setup.as_deref()).map_err(anyhow::Error::msg)
+    }
+}
+
 #[derive(Debug, Args)]
 struct JoinArgs {
     /// The battle's id (from `list` or from the person who created it).
@@ -83,6 +112,8 @@ struct JoinArgs {
     /// The seat to take (default: the first free one).
     #[arg(long, env = "BATTLE_SEAT")]
     seat: Option<usize>,
+    #[command(flatten)]
+    setup: SetupArgs,
     #[command(flatten)]
     display: Display,
 }
@@ -151,7 +182,19 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", lobby::battles_table(&battles));
             Ok(ExitCode::SUCCESS)
         }
+        Command::Rulesets => {
+            let rulesets = battle_client::samples::welcome(server)
+                .await
+                .context("asking the server for its rulesets")?;
+            print!("{}", lobby::rulesets_table(&rulesets));
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Play(args) => {
+            let setup = args.setup.value()?;
+            let options = match &args.options {
+                Some(text) => Some(serde_json::from_str(text).context("--options is not JSON")?),
+                None => None,
+            };
             let spec = BattleSpec {
                 ruleset: args.ruleset,
                 opponent: if args.pvp {
@@ -159,25 +202,32 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 } else {
                     Opponent::Bot
                 },
-                deck: args.deck,
+                sample: args.sample,
+                options,
                 pace_ms: args.pace_ms,
                 private: args.private,
             };
-            let battle_id = lobby::create(server, &spec)
+            let (battle_id, plan) = lobby::create(server, &spec)
                 .await
                 .context("creating a battle")?;
-            let player = PlayerSession::join(server, &battle_id, Some(0), policy)
+            let mine = plan.people.first().copied().unwrap_or(0);
+            let player = PlayerSession::join(server, &battle_id, Some(mine), setup, policy)
                 .await
-                .context("taking seat 0")?;
+                .with_context(|| format!("taking seat {mine}"))?;
             println!("battle {battle_id} created");
-            if spec.opponent == Opponent::Person {
-                println!("others join with: {}", join_command(server, &battle_id, 1));
+            println!("ruleset {}, sample {}", spec.ruleset, plan.sample);
+            for &seat in plan.people.iter().skip(1) {
+                println!(
+                    "others join with: {}",
+                    join_command(server, &battle_id, seat)
+                );
             }
             println!("others watch with: {}", watch_command(server, &battle_id));
             play(server, AnySession::Player(player), args.display).await
         }
         Command::Join(args) => {
-            let player = PlayerSession::join(server, &args.battle_id, args.seat, policy)
+            let setup = args.setup.value()?;
+            let player = PlayerSession::join(server, &args.battle_id, args.seat, setup, policy)
                 .await
                 .with_context(|| format!("joining battle {}", args.battle_id))?;
             play(server, AnySession::Player(player), args.display).await

@@ -237,17 +237,33 @@ fn help_and_refusal_are_shown() {
 }
 
 #[test]
+fn a_battle_waiting_for_players_says_so() {
+    let view = json!({
+        "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "waiting", "seat": 0,
+        "to_act": [], "prompt": null, "legal": [], "outcome": null, "game": null
+    });
+    let screen = render(view, Link::Connected, "", false);
+    assert!(screen.contains("waiting for players"), "{screen}");
+}
+
+#[test]
 fn other_rulesets_get_the_generic_panel() {
     let view = json!({
         "battle_id": "kg4fme4qk7", "ruleset": "duel", "status": "playing", "seat": 0,
-        "to_act": [0], "legal": [{"kind": "strike", "target": 1}, {"kind": "pass"}],
+        "to_act": [0], "prompt": {"decision": "turn", "text": "Strike, guard or pass."},
+        "legal": [{"kind": "strike", "target": 1}, {"kind": "pass"},
+                  {"kind": "guard", "parts": {"$choose": {"type": "array",
+                   "items": {"enum": ["head", "arm"]}, "uniqueItems": true,
+                   "minItems": 1, "maxItems": 2}}}],
         "outcome": null,
         "game": {"turn": 4, "fighters": [{"name": "A", "hp": 9}, {"name": "B", "hp": 7}],
                  "log": ["A strikes B"]}
     });
     let screen = render(view, Link::Connected, "", false);
+    assert!(screen.contains("[1] strike target=1"), "{screen}");
+    assert!(screen.contains("asked: Strike, guard or pass."), "{screen}");
     assert!(
-        screen.contains("[1] {\"kind\":\"strike\",\"target\":1}"),
+        screen.contains(r#"[3] guard: parts = 1 to 2 of ["head", "arm"]"#),
         "{screen}"
     );
     assert!(screen.contains("turn: 4"));

@@ -38,7 +38,8 @@ fn spec(opponent: Opponent) -> BattleSpec {
     BattleSpec {
         ruleset: "synergy".into(),
         opponent,
-        deck: Vec::new(),
+        sample: None,
+        options: None,
         pace_ms: Some(0),
         private: false,
     }
@@ -54,10 +55,10 @@ async fn next(feed: &mut battle_client::term::BattleFeed) -> Event {
 async fn patched_view_matches_fresh_snapshots_through_a_whole_battle() {
     let server = server().await;
     let url = server.url();
-    let id = lobby::create(&url, &spec(Opponent::Bot))
+    let (id, _) = lobby::create(&url, &spec(Opponent::Bot))
         .await
         .expect("create");
-    let mut player = PlayerSession::join(&url, &id, Some(0), fast_policy())
+    let mut player = PlayerSession::join(&url, &id, Some(0), None, fast_policy())
         .await
         .expect("join");
     let mut watcher = SpectatorSession::watch(&url, &id, fast_policy())
@@ -134,10 +135,10 @@ async fn patched_view_matches_fresh_snapshots_through_a_whole_battle() {
 async fn reconnect_with_the_token_resumes_the_same_seat() {
     let server = server().await;
     let url = server.url();
-    let id = lobby::create(&url, &spec(Opponent::Bot))
+    let (id, _) = lobby::create(&url, &spec(Opponent::Bot))
         .await
         .expect("create");
-    let mut player = PlayerSession::join(&url, &id, None, fast_policy())
+    let mut player = PlayerSession::join(&url, &id, None, None, fast_policy())
         .await
         .expect("join");
     let token = player.token().to_owned();
@@ -209,11 +210,11 @@ async fn relay(target: std::net::SocketAddr) -> (String, tokio::sync::watch::Sen
 #[tokio::test]
 async fn a_connection_cut_by_the_network_is_resumed_with_the_token() {
     let server = server().await;
-    let id = lobby::create(&server.url(), &spec(Opponent::Bot))
+    let (id, _) = lobby::create(&server.url(), &spec(Opponent::Bot))
         .await
         .expect("create");
     let (url, cut) = relay(server.addr).await;
-    let mut player = PlayerSession::join(&url, &id, Some(0), fast_policy())
+    let mut player = PlayerSession::join(&url, &id, Some(0), None, fast_policy())
         .await
         .expect("join through the relay");
     let before = player.feed().tracker().view().cloned().expect("view");
@@ -235,7 +236,7 @@ async fn a_connection_cut_by_the_network_is_resumed_with_the_token() {
 async fn reconnecting_gives_up_after_the_allowed_tries() {
     let server = server().await;
     let url = server.url();
-    let id = lobby::create(&url, &spec(Opponent::Person))
+    let (id, _) = lobby::create(&url, &spec(Opponent::Person))
         .await
         .expect("create");
     let mut watcher = SpectatorSession::watch(&url, &id, fast_policy())
@@ -339,7 +340,7 @@ async fn a_seq_gap_triggers_a_resync() {
         attempts: 0,
         ..fast_policy()
     };
-    let mut player = PlayerSession::join(&url, "g1", None, policy)
+    let mut player = PlayerSession::join(&url, "g1", None, None, policy)
         .await
         .expect("join");
     assert_eq!(player.feed().tracker().seq(), Some(1));

@@ -49,6 +49,10 @@ pub enum ClientMsg {
         battle_id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// What the player brings to the seat (a deck, a class, a party), checked by the
+        /// ruleset (`bad_setup` when refused); absent: the ruleset's default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setup: Option<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },

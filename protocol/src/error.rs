@@ -22,6 +22,8 @@ pub enum ErrorCode {
     UnknownRuleset,
     /// `create` carried options (or bots) the ruleset refuses.
     BadOptions,
+    /// `join` carried a setup (deck, class, party, ...) the ruleset refuses.
+    BadSetup,
     /// No battle has that id (it never existed or has expired).
     NoSuchBattle,
     /// The requested seat is already held by someone.
@@ -54,7 +56,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -62,6 +64,7 @@ impl ErrorCode {
         ErrorCode::UnsupportedProtocol,
         ErrorCode::UnknownRuleset,
         ErrorCode::BadOptions,
+        ErrorCode::BadSetup,
         ErrorCode::NoSuchBattle,
         ErrorCode::SeatTaken,
         ErrorCode::BadSeat,
@@ -88,6 +91,7 @@ impl ErrorCode {
             ErrorCode::UnsupportedProtocol => "unsupported_protocol",
             ErrorCode::UnknownRuleset => "unknown_ruleset",
             ErrorCode::BadOptions => "bad_options",
+            ErrorCode::BadSetup => "bad_setup",
             ErrorCode::NoSuchBattle => "no_such_battle",
             ErrorCode::SeatTaken => "seat_taken",
             ErrorCode::BadSeat => "bad_seat",

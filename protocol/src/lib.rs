@@ -5,6 +5,7 @@
 //! [`ErrorCode`] from one stable list. `PROTOCOL.md` at the repository root documents every
 //! message with an example.
 
+pub mod choose;
 mod client;
 mod error;
 mod lobby;
@@ -12,7 +13,7 @@ mod server;
 
 pub use client::ClientMsg;
 pub use error::ErrorCode;
-pub use lobby::{BattleStatus, BattleSummary, RulesetInfo, SeatInfo};
+pub use lobby::{BattleStatus, BattleSummary, RulesetInfo, SampleInfo, SeatInfo};
 pub use server::ServerMsg;
 
 /// Re-exported so clients can apply patches with the same types the server produces.

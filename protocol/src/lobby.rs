@@ -1,18 +1,42 @@
 //! Lobby records: rulesets on offer and the public list of battles.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::Seat;
 
 /// A ruleset the server offers, as listed in `welcome`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RulesetInfo {
     /// The id used in `create`.
     pub id: String,
-    /// How many seats a battle of this ruleset has.
-    pub seats: usize,
+    /// The ruleset's version (raised whenever the same inputs could play differently).
+    pub version: u32,
     /// One line describing the game and its options.
     pub summary: String,
+    /// Fewest seats a battle of this ruleset has.
+    pub min_seats: usize,
+    /// Most seats a battle of this ruleset has (each battle's own count depends on its
+    /// options).
+    pub max_seats: usize,
+    /// Named option sets, the first being the default: what clients offer and load tests
+    /// play.
+    pub samples: Vec<SampleInfo>,
+}
+
+/// A named set of `create` options of a ruleset, with the battle it makes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleInfo {
+    /// A short name, e.g. `"pvp"`.
+    pub name: String,
+    /// One line saying what it plays.
+    pub about: String,
+    /// The options to send in `create`.
+    pub options: Value,
+    /// Seats of a battle made with these options.
+    pub seats: usize,
+    /// Of those, the seats the server's engine always plays (never offered to people).
+    pub engine_seats: Vec<Seat>,
 }
 
 /// Where a battle is in its life.

@@ -82,7 +82,7 @@ fn main() -> ExitCode {
     let started = Instant::now();
     let mut rules_moves = 0u64;
     for seed in 0..battles {
-        let mut game = match (entry.build)(&options, seed) {
+        let mut game = match start_battle(entry.build, &options, seed) {
             Ok(game) => game,
             Err(e) => {
                 eprintln!("options refused: {e}");
@@ -162,7 +162,7 @@ fn pipeline(
     t: &mut Totals,
 ) {
     let start = |seed: u64| -> Option<Live> {
-        let game = build(options, seed).ok()?;
+        let game = start_battle(build, options, seed).ok()?;
         let viewers: Vec<Viewer> = (0..game.seat_count())
             .map(Viewer::Seat)
             .chain([Viewer::Spectator])
@@ -239,6 +239,16 @@ fn pipeline(
             i += 1;
         }
     }
+}
+
+/// A battle built from `options` and `seed`, every seat set up with the ruleset's default,
+/// as the server starts one whose seats are all taken.
+fn start_battle(build: Build, options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, String> {
+    let mut game = build(options, seed).map_err(|e| e.to_string())?;
+    for seat in 0..game.seat_count() {
+        game.setup(seat, None).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
 }
 
 /// Play one move: an engine step when the ruleset wants one, else a random legal action of

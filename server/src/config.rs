@@ -3,6 +3,9 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use battle_rules::catalog::catalog;
+use battle_rules::RulesetEntry;
+
 /// Everything a running server can be tuned with.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -22,6 +25,12 @@ pub struct Config {
     pub battle_queue: usize,
     /// Largest client frame accepted, in bytes.
     pub max_frame_bytes: usize,
+    /// The rulesets on offer: the catalog (tests add rulesets of their own).
+    pub rulesets: Vec<&'static RulesetEntry>,
+    /// How long a person may take over a decision the battle awaits before the ruleset
+    /// decides for them ([`Ruleset::timeout`](battle_rules::Ruleset::timeout)); `None`: no
+    /// clock. The hook that turn clocks plug into; no flag sets it yet.
+    pub turn_limit: Option<Duration>,
 }
 
 impl Default for Config {
@@ -35,11 +44,18 @@ impl Default for Config {
             outbox_capacity: 256,
             battle_queue: 256,
             max_frame_bytes: 64 * 1024,
+            rulesets: catalog().iter().collect(),
+            turn_limit: None,
         }
     }
 }
 
 impl Config {
+    /// The ruleset with this id, among those on offer.
+    pub fn ruleset(&self, id: &str) -> Option<&'static RulesetEntry> {
+        self.rulesets.iter().copied().find(|entry| entry.id == id)
+    }
+
     /// Settings for tests: an ephemeral loopback port and no pacing.
     pub fn for_tests() -> Self {
         Config {

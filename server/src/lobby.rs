@@ -7,14 +7,14 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, Seat};
+use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
+use battle_rules::RulesetEntry;
 use dashmap::DashMap;
 use rand::Rng;
 use serde_json::Value;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
-use battle_rules::catalog as rules;
 
 /// A refused lobby request: the code and the sentence for the client.
 pub type Refusal = (ErrorCode, String);
@@ -41,15 +41,19 @@ pub struct Lobby {
     battles: DashMap<String, Entry>,
     config: Config,
     created: AtomicU64,
+    /// The rulesets on offer as `welcome` lists them.
+    rulesets: Vec<RulesetInfo>,
 }
 
 impl Lobby {
     /// An empty lobby.
     pub fn new(config: Config) -> Arc<Lobby> {
+        let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         Arc::new(Lobby {
             battles: DashMap::new(),
             config,
             created: AtomicU64::new(0),
+            rulesets,
         })
     }
 
@@ -59,21 +63,14 @@ impl Lobby {
     }
 
     /// The rulesets on offer, for `welcome`.
-    pub fn rulesets() -> Vec<RulesetInfo> {
-        rules::catalog()
-            .iter()
-            .map(|entry| RulesetInfo {
-                id: entry.id.to_string(),
-                seats: entry.seats,
-                summary: entry.summary.to_string(),
-            })
-            .collect()
+    pub fn rulesets(&self) -> &[RulesetInfo] {
+        &self.rulesets
     }
 
     /// Create a battle and start its actor; returns the new battle's id.
     pub fn create(self: &Arc<Self>, request: CreateRequest) -> Result<String, Refusal> {
-        let entry = rules::find(&request.ruleset).ok_or_else(|| {
-            let known: Vec<&str> = rules::catalog().iter().map(|e| e.id).collect();
+        let entry = self.config.ruleset(&request.ruleset).ok_or_else(|| {
+            let known: Vec<&str> = self.config.rulesets.iter().map(|e| e.id).collect();
             (
                 ErrorCode::UnknownRuleset,
                 format!(
@@ -92,18 +89,6 @@ impl Lobby {
                 ),
             ));
         }
-        let mut bots = request.bots.clone();
-        bots.sort_unstable();
-        bots.dedup();
-        if let Some(&seat) = bots.iter().find(|&&seat| seat >= entry.seats) {
-            return Err((
-                ErrorCode::BadOptions,
-                format!(
-                    "bots: seat {seat} does not exist (seats are 0 to {})",
-                    entry.seats - 1
-                ),
-            ));
-        }
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = rand::rng().random();
         let game = (entry.build)(&options, seed).map_err(|err| {
@@ -112,6 +97,20 @@ impl Lobby {
                 format!("{} options: {err}", entry.id),
             )
         })?;
+        // The seat count is the battle's own: one ruleset builds battles of several sizes.
+        let seats = game.seat_count();
+        let mut bots = request.bots.clone();
+        bots.sort_unstable();
+        bots.dedup();
+        if let Some(&seat) = bots.iter().find(|&&seat| seat >= seats) {
+            return Err((
+                ErrorCode::BadOptions,
+                format!(
+                    "bots: seat {seat} does not exist (this battle has seats 0 to {})",
+                    seats - 1
+                ),
+            ));
+        }
         for seat in game.engine_seats() {
             if !bots.contains(&seat) {
                 bots.push(seat);
@@ -182,6 +181,7 @@ impl Lobby {
         self.battles.remove(battle_id);
     }
 
+    /// A fresh battle id that no live battle has.
     fn fresh_id(&self) -> String {
         const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
         let mut rng = rand::rng();
@@ -193,5 +193,33 @@ impl Lobby {
                 return id;
             }
         }
+    }
+}
+
+/// How `welcome` lists `entry`: its samples with the battles they make (each sample is built
+/// once, to read its seats).
+fn info(entry: &RulesetEntry) -> RulesetInfo {
+    let samples = entry
+        .samples
+        .iter()
+        .filter_map(|sample| {
+            let options: Value = serde_json::from_str(sample.options).ok()?;
+            let game = (entry.build)(&options, 0).ok()?;
+            Some(SampleInfo {
+                name: sample.name.to_string(),
+                about: sample.about.to_string(),
+                seats: game.seat_count(),
+                engine_seats: game.engine_seats(),
+                options,
+            })
+        })
+        .collect();
+    RulesetInfo {
+        id: entry.id.to_string(),
+        version: entry.version,
+        summary: entry.summary.to_string(),
+        min_seats: *entry.seats.start(),
+        max_seats: *entry.seats.end(),
+        samples,
     }
 }

@@ -57,6 +57,7 @@ impl From<Args> for Config {
             outbox_capacity: args.outbox_capacity,
             battle_queue: args.battle_queue,
             max_frame_bytes: args.max_frame_bytes,
+            ..Config::default()
         }
     }
 }

@@ -200,12 +200,24 @@ impl Client {
         self.create(Create::synergy(options).bots(bots)).await
     }
 
-    /// `join` (seat `None` = first free): expects `joined` then the `snapshot`.
+    /// `join` (seat `None` = first free) with the ruleset's default setup: expects `joined`
+    /// then the `snapshot`.
     pub async fn join(&mut self, battle_id: &str, seat: Option<Seat>) -> Seated {
+        self.join_with(battle_id, seat, None).await
+    }
+
+    /// `join` bringing `setup`: expects `joined` then the `snapshot`.
+    pub async fn join_with(
+        &mut self,
+        battle_id: &str,
+        seat: Option<Seat>,
+        setup: Option<Value>,
+    ) -> Seated {
         let req = self.req();
         self.send(ClientMsg::Join {
             battle_id: battle_id.to_string(),
             seat,
+            setup,
             req: Some(req),
         })
         .await;
@@ -344,8 +356,13 @@ pub struct Create {
 impl Create {
     /// A public synergy battle with `options`, paced at 0 ms.
     pub fn synergy(options: Value) -> Create {
+        Create::of("synergy", options)
+    }
+
+    /// A public battle of `ruleset` with `options`, paced at 0 ms.
+    pub fn of(ruleset: &str, options: Value) -> Create {
         Create {
-            ruleset: "synergy".to_string(),
+            ruleset: ruleset.to_string(),
             options: if options.is_null() {
                 None
             } else {
@@ -397,7 +414,14 @@ pub fn check_envelope(view: &Value, battle_id: &str) {
         view["outcome"].is_null() || view["outcome"].is_object(),
         "view.outcome: {view}"
     );
-    assert!(view["game"].is_object(), "view.game: {view}");
+    assert!(
+        view["prompt"].is_null() || view["prompt"]["decision"].is_string(),
+        "view.prompt: {view}"
+    );
+    // No game until every seat is set up and the battle starts.
+    let waiting = view["status"] == "waiting";
+    assert_eq!(view["game"].is_null(), waiting, "view.game: {view}");
+    assert!(waiting || view["game"].is_object(), "view.game: {view}");
 }
 
 /// Assert a finished view is coherent: status finished, an outcome with winners and a
@@ -527,13 +551,14 @@ pub async fn drive(
             }
         }
         if drive.act && !over && pending_act.is_none() && tracker.my_turn() {
-            let action = tracker.legal_actions().first().cloned().unwrap_or_else(|| {
+            let entry = tracker.legal_actions().first().cloned().unwrap_or_else(|| {
                 panic!(
                     "{}: seat in to_act but no legal action: {:?}",
                     client.name,
                     tracker.view()
                 )
             });
+            let action = fill_first(&entry);
             pending_act = Some(client.act(&battle_id, action).await);
             report.acts += 1;
         }
@@ -649,6 +674,56 @@ pub async fn drive(
         report.reqs_lost
     );
     report
+}
+
+/// `entry` (one of a view's `legal` entries) as an action: each `{"$choose": schema}` of an
+/// open entry filled with the first value its schema admits (the fewest, lowest items),
+/// from the protocol's description alone, as any client would.
+pub fn fill_first(entry: &Value) -> Value {
+    match entry {
+        Value::Object(map) if map.len() == 1 && map.contains_key("$choose") => {
+            first_admitted(&map["$choose"])
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), fill_first(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(fill_first).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The first value a schema of the protocol's subset admits.
+fn first_admitted(schema: &Value) -> Value {
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema["enum"].as_array().and_then(|v| v.first()) {
+        return first.clone();
+    }
+    if let Some(first) = schema["anyOf"].as_array().and_then(|v| v.first()) {
+        return first_admitted(first);
+    }
+    let min = schema["minItems"].as_u64().unwrap_or(0) as usize;
+    match schema["type"].as_str() {
+        Some("integer") => schema["minimum"].clone(),
+        Some("array") => match schema["items"]["enum"].as_array() {
+            Some(values) => Value::Array(values.iter().take(min).cloned().collect()),
+            None => Value::Array(vec![first_admitted(&schema["items"]); min]),
+        },
+        Some("object") => Value::Object(
+            schema["properties"]
+                .as_object()
+                .map(|p| {
+                    p.iter()
+                        .map(|(k, s)| (k.clone(), first_admitted(s)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
+        _ => Value::Null,
+    }
 }
 
 /// Assert that `tracker` (built from patches) is at `seq` and equals `view` (a fresh

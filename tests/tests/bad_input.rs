@@ -143,6 +143,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
         ClientMsg::Join {
             battle_id: "no-such-battle".into(),
             seat: None,
+            setup: None,
             req: Some(req),
         },
         ErrorCode::NoSuchBattle,
@@ -178,6 +179,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
         ClientMsg::Join {
             battle_id: pvp.clone(),
             seat: Some(0),
+            setup: None,
             req: Some(req),
         },
         ErrorCode::SeatTaken,
@@ -189,6 +191,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
         ClientMsg::Join {
             battle_id: pvp.clone(),
             seat: Some(7),
+            setup: None,
             req: Some(req),
         },
         ErrorCode::BadSeat,
@@ -202,6 +205,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
         ClientMsg::Join {
             battle_id: pve.clone(),
             seat: Some(1),
+            setup: None,
             req: Some(req),
         },
         ErrorCode::BadSeat,
@@ -216,6 +220,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
         ClientMsg::Join {
             battle_id: pvp.clone(),
             seat: None,
+            setup: None,
             req: Some(req),
         },
         ErrorCode::NoFreeSeat,

@@ -1,10 +1,13 @@
 //! The load tester against an in-process server: a small bounded run plays every battle to
-//! its end with no error and no protocol violation, in PvP and in PvE.
+//! its end with no error and no protocol violation, in PvP, in PvE, and on the test ruleset
+//! whose decisions are simultaneous and open (filled from their bounds).
 
 use std::time::Duration;
 
 use battle_e2e::battle_client::loadtest::{run_with, LoadConfig, Threshold};
-use battle_e2e::start_server;
+use battle_e2e::battle_client::samples;
+use battle_e2e::battle_server::{rules::blind, Config};
+use battle_e2e::{start_server, start_server_with};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -52,8 +55,9 @@ async fn pvp_loadtest_completes_every_battle_cleanly() {
 async fn pve_loadtest_with_server_sampling() {
     let server = start_server().await;
     let mut config = LoadConfig::new(server.url());
+    config.sample = "pve".into();
     config.options = json!({"mode": "pve"});
-    config.players = 1;
+    config.seats = vec![0];
     config.spectators = 1;
     config.concurrency = 3;
     config.battles = Some(6);
@@ -89,5 +93,31 @@ async fn loadtest_refuses_remote_servers_and_stops_at_its_deadline() {
     assert!(report.battles_started >= 1, "{report}");
     assert_eq!(report.violation_total, 0, "{report}");
     assert_eq!(report.error_total, 0, "{report}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_the_sample_the_server_lists_with_open_simultaneous_decisions() {
+    let mut server_config = Config::for_tests();
+    server_config.rulesets.push(&blind::ENTRY);
+    let server = start_server_with(server_config).await;
+    let rulesets = samples::welcome(&server.url()).await.expect("welcome");
+    let blind = samples::ruleset(&rulesets, "blind").expect("offered");
+    let sample = samples::for_load(blind).expect("a sample");
+    assert_eq!(sample.name, "duel");
+    let mut config = LoadConfig::new(server.url());
+    config.ruleset = "blind".into();
+    config.sample = sample.name.clone();
+    config.options = sample.options.clone();
+    config.seats = samples::people_seats(sample);
+    config.concurrency = 3;
+    config.battles = Some(9);
+    config.duration = Duration::from_secs(60);
+    let report = run_with(config).await.expect("the load test runs");
+    assert_eq!(report.battles_completed, 9, "{report}");
+    assert_eq!(report.error_total, 0, "{report}");
+    assert_eq!(report.violation_total, 0, "{report}");
+    // Five rounds, each a bid per seat (signals too, at random).
+    assert!(report.actions >= 9 * 10, "{report}");
     server.shutdown().await;
 }

@@ -13,8 +13,17 @@ async fn welcome_lists_the_synergy_ruleset() {
         .iter()
         .find(|r| r.id == "synergy")
         .unwrap_or_else(|| panic!("synergy not offered: {rulesets:?}"));
-    assert_eq!(synergy.seats, 2);
+    assert_eq!((synergy.min_seats, synergy.max_seats), (2, 2));
+    assert_eq!(synergy.version, 1);
     assert!(!synergy.summary.is_empty());
+    // Its samples, with the battles they make: PvE has the Training Automaton on seat 1.
+    let samples: Vec<(&str, usize, &[usize])> = synergy
+        .samples
+        .iter()
+        .map(|s| (s.name.as_str(), s.seats, s.engine_seats.as_slice()))
+        .collect();
+    assert_eq!(samples, [("pve", 2, &[1][..]), ("pvp", 2, &[][..])]);
+    assert_eq!(synergy.samples[1].options, json!({"mode": "pvp"}));
     server.shutdown().await;
 }
 

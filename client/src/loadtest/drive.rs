@@ -11,6 +11,7 @@ use super::frame::{Frame, Ops};
 use super::slot::{client_error_key, micros, Peer, Recv, Shared};
 use super::stats::{Samples, Stats};
 use super::view::View;
+use crate::fill;
 
 /// Refused actions tolerated in one battle before it is abandoned (a client bot bug or a
 /// server that refuses legal moves; either way the battle would not end).
@@ -75,8 +76,20 @@ pub(super) async fn drive(
             && view.status() == Some("playing")
         {
             let legal = view.legal();
-            if !legal.is_empty() {
-                let action = legal[rng.random_range(0..legal.len())].to_value();
+            // An open entry (parameters to fill) gets a random fill within its bounds; one
+            // that admits nothing is not sent.
+            let action = match legal.len() {
+                0 => None,
+                n => {
+                    let entry = legal[rng.random_range(0..n)].to_value();
+                    if fill::is_open(&entry) {
+                        fill::random_fill(&entry, &mut rng)
+                    } else {
+                        Some(entry)
+                    }
+                }
+            };
+            if let Some(action) = action {
                 if !think.is_zero() {
                     let wake = Instant::now() + think;
                     tokio::time::sleep_until(wake.min(shared.deadline)).await;

@@ -34,11 +34,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use battle_protocol::{RulesetInfo, Seat};
 use serde_json::{json, Value};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 pub use report::{Report, ServerUsage};
+
+use crate::samples;
 pub use stats::LatencySummary;
 pub use threshold::{Threshold, ThresholdError, Verdict};
 
@@ -60,11 +63,13 @@ pub struct LoadtestArgs {
     /// Ruleset to play.
     #[arg(long, default_value = "synergy")]
     pub ruleset: String,
-    /// `pvp`: the client plays both seats; `pve`: the client plays seat 0, the server's
-    /// automaton seat 1. Sent as the create option `{"mode": ...}`.
-    #[arg(long, default_value = "pvp", value_parser = ["pvp", "pve"])]
-    pub mode: String,
-    /// Create options as JSON, replacing `{"mode": ...}` (for other rulesets).
+    /// The ruleset's sample to play, by name, as the server lists it in `welcome` (synergy:
+    /// `pvp` or `pve`). Default: the first sample in which people play every seat. The
+    /// client plays every seat of the sample the server's engine does not.
+    #[arg(long)]
+    pub sample: Option<String>,
+    /// Create options as JSON, replacing the sample's (the sample still says which seats the
+    /// client plays).
     #[arg(long)]
     pub options: Option<String>,
     /// Stop after this many battles have been started (and played out).
@@ -137,10 +142,12 @@ pub struct LoadConfig {
     pub url: String,
     /// Ruleset to play.
     pub ruleset: String,
+    /// The sample played, by name (for the report).
+    pub sample: String,
     /// `create` options.
     pub options: Value,
-    /// Seats the client plays, from seat 0 (2 for PvP, 1 for PvE).
-    pub players: usize,
+    /// Seats the client plays (the sample's seats the server's engine does not play).
+    pub seats: Vec<Seat>,
     /// Spectator connections per battle.
     pub spectators: usize,
     /// Battles kept running at once.
@@ -170,14 +177,15 @@ pub struct LoadConfig {
 }
 
 impl LoadConfig {
-    /// Defaults: synergy PvP, 2 spectators, 10 concurrent battles for 10 s, no think time,
-    /// no progress line.
+    /// Defaults: synergy's `pvp` sample (both seats played by the client), 2 spectators, 10
+    /// concurrent battles for 10 s, no think time, no progress line.
     pub fn new(url: impl Into<String>) -> LoadConfig {
         LoadConfig {
             url: url.into(),
             ruleset: "synergy".into(),
+            sample: "pvp".into(),
             options: json!({"mode": "pvp"}),
-            players: 2,
+            seats: vec![0, 1],
             spectators: 2,
             concurrency: 10,
             battles: None,
@@ -194,16 +202,27 @@ impl LoadConfig {
         }
     }
 
-    /// Build from the command line's options.
-    pub fn from_args(url: &str, args: &LoadtestArgs) -> anyhow::Result<LoadConfig> {
+    /// Build from the command line's options and the rulesets the server offers.
+    pub fn from_args(
+        url: &str,
+        args: &LoadtestArgs,
+        rulesets: &[RulesetInfo],
+    ) -> anyhow::Result<LoadConfig> {
+        let ruleset = samples::ruleset(rulesets, &args.ruleset).map_err(anyhow::Error::msg)?;
+        let sample = match &args.sample {
+            Some(name) => samples::named(ruleset, name).map_err(anyhow::Error::msg)?,
+            None => samples::for_load(ruleset)
+                .with_context(|| format!("the server lists no sample of {}", ruleset.id))?,
+        };
         let options = match &args.options {
             Some(text) => serde_json::from_str(text).context("--options is not JSON")?,
-            None => json!({"mode": args.mode}),
+            None => sample.options.clone(),
         };
         Ok(LoadConfig {
             ruleset: args.ruleset.clone(),
+            sample: sample.name.clone(),
             options,
-            players: if args.mode == "pve" { 1 } else { 2 },
+            seats: samples::people_seats(sample),
             spectators: args.spectators,
             concurrency: args.concurrency,
             battles: args.battles,
@@ -223,14 +242,17 @@ impl LoadConfig {
 
     /// Seats the client plays per battle.
     pub fn players(&self) -> usize {
-        self.players
+        self.seats.len()
     }
 }
 
 /// Run a load test against `server` and return the process exit code: 0 when every
 /// threshold held, 1 otherwise.
 pub async fn run(server: &str, args: LoadtestArgs) -> anyhow::Result<ExitCode> {
-    let config = LoadConfig::from_args(server, &args)?;
+    let rulesets = samples::welcome(server)
+        .await
+        .with_context(|| format!("asking {server} which rulesets it offers"))?;
+    let config = LoadConfig::from_args(server, &args, &rulesets)?;
     let report = run_with(config).await?;
     if args.output == "json" {
         println!("{}", report.to_json());
@@ -273,7 +295,7 @@ impl Mark {
 /// Run a load test and return what it measured. Bounded by `config.duration` (plus a few
 /// seconds of grace for the slots to stop).
 pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
-    if config.concurrency == 0 || config.players == 0 {
+    if config.concurrency == 0 || config.players() == 0 {
         bail!("concurrency and players must be at least 1");
     }
     if config.ramp_per_sec.is_nan() || config.ramp_per_sec <= 0.0 {
@@ -400,9 +422,10 @@ fn build_report(
     let mut report = Report {
         url: config.url.clone(),
         ruleset: config.ruleset.clone(),
+        sample: config.sample.clone(),
         options: config.options.clone(),
         concurrency: config.concurrency,
-        players: config.players,
+        players: config.players(),
         spectators: config.spectators,
         think_ms: u64::try_from(config.think.as_millis()).unwrap_or(u64::MAX),
         source_addrs: config.source_addrs,
@@ -465,7 +488,7 @@ mod tests {
             "x",
             "-c",
             "7",
-            "--mode",
+            "--sample",
             "pve",
             "--threshold",
             "p99<10ms",
@@ -477,13 +500,47 @@ mod tests {
             "5s",
         ])
         .expect("valid flags");
-        let config = LoadConfig::from_args("ws://127.0.0.1:1", &cli.args).expect("config");
+        let config =
+            LoadConfig::from_args("ws://127.0.0.1:1", &cli.args, &synergy()).expect("config");
         assert_eq!(config.concurrency, 7);
-        assert_eq!(config.players, 1);
+        assert_eq!(config.seats, vec![0], "seat 1 is the Training Automaton's");
         assert_eq!(config.options, json!({"mode": "pve"}));
         assert_eq!(config.thresholds.len(), 2);
         assert_eq!(config.think, Duration::from_secs(1));
         assert_eq!(config.stall_timeout, Duration::from_secs(11));
         assert!(Cli::try_parse_from(["x", "--threshold", "p99~3"]).is_err());
+        let default = Cli::try_parse_from(["x"]).expect("defaults");
+        let config =
+            LoadConfig::from_args("ws://127.0.0.1:1", &default.args, &synergy()).expect("config");
+        assert_eq!(
+            (config.sample.as_str(), config.seats.as_slice()),
+            ("pvp", &[0, 1][..])
+        );
+        let unknown = Cli::try_parse_from(["x", "--sample", "coop"]).expect("parses");
+        let err = LoadConfig::from_args("ws://127.0.0.1:1", &unknown.args, &synergy())
+            .expect_err("no such sample");
+        assert!(
+            err.to_string().contains("its samples are pve, pvp"),
+            "{err}"
+        );
+    }
+
+    /// What a server offering synergy lists in `welcome`.
+    fn synergy() -> Vec<RulesetInfo> {
+        let sample = |name: &str, engine: Vec<Seat>| battle_protocol::SampleInfo {
+            name: name.into(),
+            about: String::new(),
+            options: json!({"mode": name}),
+            seats: 2,
+            engine_seats: engine,
+        };
+        vec![RulesetInfo {
+            id: "synergy".into(),
+            version: 1,
+            summary: String::new(),
+            min_seats: 2,
+            max_seats: 2,
+            samples: vec![sample("pve", vec![1]), sample("pvp", vec![])],
+        }]
     }
 }

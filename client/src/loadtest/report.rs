@@ -37,6 +37,8 @@ pub struct Report {
     pub url: String,
     /// The ruleset played.
     pub ruleset: String,
+    /// The ruleset's sample played, by name.
+    pub sample: String,
     /// The create options sent.
     pub options: serde_json::Value,
     /// Battles kept running at once.
@@ -146,8 +148,8 @@ impl fmt::Display for Report {
         let o = &mut out;
         writeln!(
             o,
-            "load test of {} — {} {}, {} concurrent battles × ({} player(s) + {} spectator(s)), think {} ms",
-            self.url, self.ruleset, self.options, self.concurrency, self.players, self.spectators, self.think_ms
+            "load test of {} — {} sample {} {}, {} concurrent battles × ({} player(s) + {} spectator(s)), think {} ms",
+            self.url, self.ruleset, self.sample, self.options, self.concurrency, self.players, self.spectators, self.think_ms
         )?;
         writeln!(
             o,
@@ -237,6 +239,7 @@ mod tests {
         let mut report = Report {
             url: "ws://127.0.0.1:7878".into(),
             ruleset: "synergy".into(),
+            sample: "pvp".into(),
             options: serde_json::json!({"mode": "pvp"}),
             concurrency: 2,
             players: 2,

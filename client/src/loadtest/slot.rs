@@ -172,6 +172,7 @@ pub(super) fn client_error_key(err: &ClientError) -> &'static str {
         ClientError::WebSocket(_) => "client:websocket",
         ClientError::Decode { .. } | ClientError::Binary(_) => "client:bad_frame",
         ClientError::Encode(_) => "client:encode",
+        ClientError::Refused(_) => "client:refused",
     }
 }
 
@@ -314,12 +315,13 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
             return played;
         }
     }
-    for (seat, peer) in peers.iter_mut().take(players).enumerate() {
+    for (&seat, peer) in config.seats.iter().zip(peers.iter_mut().take(players)) {
         let id = battle_id.clone();
         let reply = peer
             .request(shared, |req| ClientMsg::Join {
                 battle_id: id,
                 seat: Some(seat),
+                setup: None,
                 req,
             })
             .await;

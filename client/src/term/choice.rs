@@ -5,13 +5,21 @@
 use serde_json::Value;
 
 use super::keys::Command;
-use crate::ViewTracker;
+use crate::{fill, ViewTracker};
 
-/// The action to send for `command`, or why it cannot be sent now. Only `Play` and
+/// The n-th (1-based) legal entry.
+fn entry(legal: &[Value], n: usize) -> Result<&Value, String> {
+    n.checked_sub(1)
+        .and_then(|i| legal.get(i))
+        .ok_or_else(|| format!("there is no legal action {n}: {} are legal", legal.len()))
+}
+
+/// The action to send for `command`, or why it cannot be sent now. Only `Play`, `Fill` and
 /// `EndTurn` produce actions; other commands are refused (the front end handles them).
 ///
 /// For synergy, `Play(n)` is the n-th card of the seat's hand; for other rulesets it is the
-/// n-th entry of `legal`.
+/// n-th entry of `legal`, and an open entry needs its values (`Fill`). A seat may act
+/// whenever it has legal actions, whether or not the battle awaits its decision.
 pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String> {
     let Some(view) = tracker.view() else {
         return Err("no view of the battle yet".to_owned());
@@ -24,10 +32,14 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         Some("finished") => return Err("the battle is over".to_owned()),
         _ => {}
     }
-    if !tracker.my_turn() {
-        return Err("it is not your turn".to_owned());
-    }
     let legal = tracker.legal_actions();
+    if legal.is_empty() {
+        return Err(if tracker.my_turn() {
+            "you have nothing to do now".to_owned()
+        } else {
+            "it is not your turn".to_owned()
+        });
+    }
     let synergy = view["ruleset"] == "synergy";
     match command {
         Command::EndTurn => legal
@@ -59,11 +71,20 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
                     )
                 })
         }
-        Command::Play(n) => n
-            .checked_sub(1)
-            .and_then(|i| legal.get(i))
-            .cloned()
-            .ok_or_else(|| format!("there is no legal action {n}: {} are legal", legal.len())),
+        Command::Play(n) => {
+            let entry = entry(legal, n)?;
+            if fill::is_open(entry) {
+                return Err(format!(
+                    "action {n} needs values (play {n} VALUES in plain mode): {}",
+                    fill::describe(entry)
+                ));
+            }
+            Ok(entry.clone())
+        }
+        Command::Fill(n, values) => {
+            let words: Vec<&str> = values.iter().map(String::as_str).collect();
+            fill::fill_from_text(entry(legal, n)?, &words)
+        }
         Command::Help | Command::Quit => Err("that command sends nothing".to_owned()),
     }
 }
@@ -75,14 +96,18 @@ mod tests {
     use serde_json::json;
 
     fn tracker(seat: Value, to_act: Value, legal: Value, energy: u64) -> ViewTracker {
-        let view = json!({
+        tracked(json!({
             "battle_id": "b", "ruleset": "synergy", "status": "playing", "seat": seat,
             "to_act": to_act, "legal": legal, "outcome": null,
             "game": {"sides": [{"energy": energy, "hand": [
                 {"id": 4, "name": "Cog Shot", "cost": 1},
                 {"id": 9, "name": "Ashen Focus", "cost": 1}
             ]}, {}]}
-        });
+        }))
+    }
+
+    /// A tracker holding `view` of battle `b`.
+    fn tracked(view: Value) -> ViewTracker {
         let mut t = ViewTracker::new("b");
         t.apply(&ServerMsg::Snapshot {
             battle_id: "b".into(),
@@ -133,5 +158,33 @@ mod tests {
             resolve(&spectator, Command::Play(1)),
             Err("spectators cannot act".to_owned())
         );
+    }
+
+    #[test]
+    fn open_entries_need_values_within_their_bounds() {
+        let t = tracked(json!({
+            "battle_id": "b", "ruleset": "blind", "status": "playing", "seat": 1,
+            "to_act": [0], "outcome": null, "game": {},
+            "legal": [
+                {"kind": "bid", "cards": {"$choose": {"type": "array", "items": {"enum": [2, 4]},
+                 "uniqueItems": true, "minItems": 1, "maxItems": 1}}},
+                {"kind": "signal", "mood": "wary"}
+            ]
+        }));
+        // Not awaited (seat 0 is), yet it may act: its legal list is not empty.
+        assert_eq!(
+            resolve(&t, Command::Play(2)),
+            Ok(json!({"kind": "signal", "mood": "wary"}))
+        );
+        let err = resolve(&t, Command::Play(1)).expect_err("values needed");
+        assert_eq!(
+            err,
+            "action 1 needs values (play 1 VALUES in plain mode): bid: cards = 1 of [2, 4]"
+        );
+        assert_eq!(
+            resolve(&t, Command::Fill(1, vec!["4".into()])),
+            Ok(json!({"kind": "bid", "cards": [4]}))
+        );
+        assert!(resolve(&t, Command::Fill(1, vec!["3".into()])).is_err());
     }
 }

@@ -18,6 +18,10 @@ pub enum SessionError {
         /// The server's explanation.
         message: String,
     },
+    /// What was asked for cannot be done on this server (an unknown ruleset or sample); the
+    /// message says what there is.
+    #[error("{0}")]
+    Invalid(String),
     /// The server answered with something this client did not expect at that point.
     #[error("unexpected answer from the server: {0}")]
     Unexpected(String),

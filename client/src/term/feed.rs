@@ -41,10 +41,10 @@ pub enum Event {
 }
 
 /// How a session enters (and re-enters) its battle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Entry {
-    /// `join`, on the given seat or the first free one.
-    Join(Option<Seat>),
+    /// `join`, on the given seat or the first free one, bringing a setup (or the default).
+    Join(Option<Seat>, Option<serde_json::Value>),
     /// `rejoin` with a seat token.
     Rejoin(String),
     /// `spectate`.
@@ -377,9 +377,10 @@ async fn enter(
 ) -> Result<Seating, SessionError> {
     let battle_id = tracker.battle_id().to_owned();
     let msg = match entry {
-        Entry::Join(seat) => ClientMsg::Join {
+        Entry::Join(seat, setup) => ClientMsg::Join {
             battle_id: battle_id.clone(),
             seat: *seat,
+            setup: setup.clone(),
             req: Some(req),
         },
         Entry::Rejoin(token) => ClientMsg::Rejoin {

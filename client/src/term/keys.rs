@@ -3,10 +3,13 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// One request from the person at the keyboard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Play the card at this 1-based hand position (generic rulesets: the n-th legal action).
     Play(usize),
+    /// Send the n-th legal action, an open one, filled with these values (plain mode:
+    /// `play N VALUES...`, one per parameter).
+    Fill(usize, Vec<String>),
     /// End the turn.
     EndTurn,
     /// Show or hide the help.
@@ -19,8 +22,9 @@ pub enum Command {
 pub const KEY_HINTS: &str = "1-9 play card · e end turn · ? help · q quit";
 
 /// The help text, one entry per line, shared by the UI's help box and plain mode.
-pub const HELP_LINES: [&str; 6] = [
+pub const HELP_LINES: [&str; 7] = [
     "1..9       play the card at that position in your hand (play N in plain mode)",
+    "           an action with values to choose: play N VALUES in plain mode (--plain)",
     "e          end your turn (end)",
     "?          show or hide this help (help)",
     "q          quit; a seat stays yours, the exact rejoin command is printed (quit)",
@@ -44,7 +48,8 @@ pub fn command_for_key(key: KeyEvent) -> Option<Command> {
     }
 }
 
-/// Parse a plain-mode line: `play N` (or just `N`), `end`, `help`, `quit`.
+/// Parse a plain-mode line: `play N` (or just `N`), `play N VALUES...`, `end`, `help`,
+/// `quit`.
 pub fn parse_line(line: &str) -> Result<Command, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let number = |w: &str| -> Result<usize, String> {
@@ -55,6 +60,10 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
     };
     match words.as_slice() {
         ["play" | "p", n] => number(n).map(Command::Play),
+        ["play" | "p", n, values @ ..] => {
+            let values = values.iter().map(|v| (*v).to_owned()).collect();
+            number(n).map(|n| Command::Fill(n, values))
+        }
         [n] if n.chars().all(|c| c.is_ascii_digit()) => number(n).map(Command::Play),
         ["end" | "e" | "end_turn"] => Ok(Command::EndTurn),
         ["help" | "?" | "h"] => Ok(Command::Help),
@@ -88,6 +97,10 @@ mod tests {
         assert_eq!(parse_line(" 4 "), Ok(Command::Play(4)));
         assert_eq!(parse_line("end"), Ok(Command::EndTurn));
         assert_eq!(parse_line("quit"), Ok(Command::Quit));
+        assert_eq!(
+            parse_line("play 1 5,9"),
+            Ok(Command::Fill(1, vec!["5,9".to_owned()]))
+        );
         assert!(parse_line("play 0").is_err());
         assert!(parse_line("dance").is_err());
     }

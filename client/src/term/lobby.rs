@@ -3,12 +3,12 @@
 
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ClientMsg, ServerMsg};
+use battle_protocol::{BattleStatus, BattleSummary, ClientMsg, RulesetInfo, Seat, ServerMsg};
 use serde_json::{json, Value};
 
 use super::feed::connect;
 use super::SessionError;
-use crate::Connection;
+use crate::{samples, Connection};
 
 /// How long a lobby request may take.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -16,9 +16,10 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Who sits opposite the creator of a new battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opponent {
-    /// The server plays the other seat (for synergy: the Training Automaton).
+    /// The server plays the other seats: the ruleset's engine where a sample has one (for
+    /// synergy, the Training Automaton), else the server's bots.
     Bot,
-    /// Another person joins the other seat.
+    /// People join the other seats.
     Person,
 }
 
@@ -27,41 +28,75 @@ pub enum Opponent {
 pub struct BattleSpec {
     /// A ruleset id the server offers, e.g. `synergy`.
     pub ruleset: String,
-    /// Bot or person on the other seat.
+    /// Bots or people on the other seats.
     pub opponent: Opponent,
-    /// Card ids for the creator's deck (synergy only); empty means the default deck.
-    pub deck: Vec<String>,
+    /// The ruleset's sample to create, by name; `None` picks one for `opponent`.
+    pub sample: Option<String>,
+    /// `create` options replacing the sample's.
+    pub options: Option<Value>,
     /// Delay before each bot move; `None` leaves it to the server.
     pub pace_ms: Option<u64>,
     /// Hide the battle from `list`.
     pub private: bool,
 }
 
+/// What a spec makes of a ruleset the server offers: the sample, the options and bots sent in
+/// `create`, and the seats people play (the creator takes the first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The sample's name.
+    pub sample: String,
+    /// The options sent.
+    pub options: Value,
+    /// The seats the server's bots play (besides the ruleset's engine seats).
+    pub bots: Vec<Seat>,
+    /// The seats left to people, the creator's first.
+    pub people: Vec<Seat>,
+}
+
 impl BattleSpec {
-    /// The `create` message for this spec. Synergy has its own options (`mode`, `deck`);
-    /// for other rulesets a bot opponent takes seat 1.
-    pub fn to_create(&self, req: u64) -> ClientMsg {
-        let (options, bots) = if self.ruleset == "synergy" {
-            let mode = match self.opponent {
-                Opponent::Bot => "pve",
-                Opponent::Person => "pvp",
-            };
-            let mut options = json!({ "mode": mode });
-            if !self.deck.is_empty() {
-                options["deck"] = Value::from(self.deck.clone());
-            }
-            (Some(options), Vec::new())
-        } else {
-            let bots = match self.opponent {
-                Opponent::Bot => vec![1],
-                Opponent::Person => Vec::new(),
-            };
-            (None, bots)
+    /// Plan the battle from `ruleset` as the server lists it in `welcome`: the named sample,
+    /// or for a bot opponent the first sample with an engine seat (the server's bots take the
+    /// people's seats but the creator's when none has one), for people the first sample that
+    /// leaves at least two seats to people.
+    pub fn plan(&self, ruleset: &RulesetInfo) -> Result<Plan, String> {
+        let sample = match (&self.sample, self.opponent) {
+            (Some(name), _) => samples::named(ruleset, name)?,
+            (None, Opponent::Bot) => samples::against_bot(ruleset)
+                .ok_or_else(|| format!("{} lists no sample", ruleset.id))?,
+            (None, Opponent::Person) => samples::between_people(ruleset).ok_or_else(|| {
+                format!(
+                    "{} has no sample for two people; choose one with --sample",
+                    ruleset.id
+                )
+            })?,
         };
+        let people = samples::people_seats(sample);
+        let bots = match self.opponent {
+            Opponent::Bot => people.iter().skip(1).copied().collect(),
+            Opponent::Person => Vec::new(),
+        };
+        let people = match self.opponent {
+            Opponent::Bot => people.into_iter().take(1).collect(),
+            Opponent::Person => people,
+        };
+        Ok(Plan {
+            sample: sample.name.clone(),
+            options: self
+                .options
+                .clone()
+                .unwrap_or_else(|| sample.options.clone()),
+            bots,
+            people,
+        })
+    }
+
+    /// The `create` message for `plan`.
+    pub fn to_create(&self, plan: &Plan, req: u64) -> ClientMsg {
         ClientMsg::Create {
             ruleset: self.ruleset.clone(),
-            options,
-            bots,
+            options: Some(plan.options.clone()),
+            bots: plan.bots.clone(),
             private: self.private,
             pace_ms: self.pace_ms,
             req: Some(req),
@@ -69,14 +104,30 @@ impl BattleSpec {
     }
 }
 
-/// Create a battle; returns its id.
-pub async fn create(url: &str, spec: &BattleSpec) -> Result<String, SessionError> {
+/// Create a battle as `spec` says, from the rulesets the server offers; returns its id and
+/// the plan it was made from.
+pub async fn create(url: &str, spec: &BattleSpec) -> Result<(String, Plan), SessionError> {
+    let rulesets = samples::welcome(url).await?;
+    let ruleset = samples::ruleset(&rulesets, &spec.ruleset).map_err(SessionError::Invalid)?;
+    let plan = spec.plan(ruleset).map_err(SessionError::Invalid)?;
     let mut conn = connect(url, ANSWER_TIMEOUT).await?;
-    let answer = request(&mut conn, spec.to_create(1), 1).await;
+    let answer = request(&mut conn, spec.to_create(&plan, 1), 1).await;
     let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
     match answer? {
-        ServerMsg::Created { battle_id, .. } => Ok(battle_id),
+        ServerMsg::Created { battle_id, .. } => Ok((battle_id, plan)),
         other => Err(SessionError::Unexpected(format!("{other:?}"))),
+    }
+}
+
+/// The join setup from `--deck` (a deck of card ids) or `--setup` (any JSON), not both.
+pub fn setup_from(deck: &[String], setup: Option<&str>) -> Result<Option<Value>, String> {
+    match (deck.is_empty(), setup) {
+        (true, None) => Ok(None),
+        (false, None) => Ok(Some(json!({ "deck": deck }))),
+        (true, Some(text)) => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|err| format!("--setup is not JSON: {err}")),
+        (false, Some(_)) => Err("give --deck or --setup, not both".to_owned()),
     }
 }
 
@@ -119,6 +170,35 @@ async fn request(
             _ => {}
         }
     }
+}
+
+/// The rulesets a server offers, each with its samples (and the battle each makes), as text.
+pub fn rulesets_table(rulesets: &[RulesetInfo]) -> String {
+    let mut out = String::new();
+    for r in rulesets {
+        let seats = if r.min_seats == r.max_seats {
+            r.min_seats.to_string()
+        } else {
+            format!("{} to {}", r.min_seats, r.max_seats)
+        };
+        out.push_str(&format!(
+            "{} (version {}, {seats} seats)\n  {}\n",
+            r.id, r.version, r.summary
+        ));
+        for s in &r.samples {
+            let engine = if s.engine_seats.is_empty() {
+                String::new()
+            } else {
+                let seats: Vec<String> = s.engine_seats.iter().map(Seat::to_string).collect();
+                format!(", the server plays seat {}", seats.join(", "))
+            };
+            out.push_str(&format!(
+                "  --sample {:<8} {} ({} seats{engine}) options {}\n",
+                s.name, s.about, s.seats, s.options
+            ));
+        }
+    }
+    out
 }
 
 /// The battles as an aligned text table, one line per battle under a header; a single
@@ -170,20 +250,86 @@ mod tests {
     use super::*;
     use battle_protocol::SeatInfo;
 
-    #[test]
-    fn synergy_spec_uses_mode_and_deck() {
-        let spec = BattleSpec {
-            ruleset: "synergy".into(),
-            opponent: Opponent::Person,
-            deck: vec!["C001".into(); 5],
+    fn ruleset(samples: Vec<(&str, usize, Vec<Seat>)>) -> RulesetInfo {
+        RulesetInfo {
+            id: "game".into(),
+            version: 1,
+            summary: String::new(),
+            min_seats: 1,
+            max_seats: 3,
+            samples: samples
+                .into_iter()
+                .map(|(name, seats, engine_seats)| battle_protocol::SampleInfo {
+                    name: name.into(),
+                    about: String::new(),
+                    options: json!({ "sample": name }),
+                    seats,
+                    engine_seats,
+                })
+                .collect(),
+        }
+    }
+
+    fn spec(opponent: Opponent, sample: Option<&str>) -> BattleSpec {
+        BattleSpec {
+            ruleset: "game".into(),
+            opponent,
+            sample: sample.map(Into::into),
+            options: None,
             pace_ms: Some(0),
             private: false,
-        };
-        let v = serde_json::to_value(spec.to_create(3)).expect("serializable");
-        assert_eq!(v["options"]["mode"], "pvp");
-        assert_eq!(v["options"]["deck"][4], "C001");
+        }
+    }
+
+    #[test]
+    fn plans_follow_the_samples_the_server_lists() {
+        let synergy = ruleset(vec![("pve", 2, vec![1]), ("pvp", 2, vec![])]);
+        let plan = spec(Opponent::Bot, None).plan(&synergy).expect("a sample");
+        assert_eq!(
+            (plan.sample.as_str(), plan.bots.clone(), plan.people.clone()),
+            ("pve", vec![], vec![0])
+        );
+        let plan = spec(Opponent::Person, None)
+            .plan(&synergy)
+            .expect("a sample");
+        assert_eq!(
+            (plan.sample.as_str(), plan.people.clone()),
+            ("pvp", vec![0, 1])
+        );
+        let v = serde_json::to_value(spec(Opponent::Person, None).to_create(&plan, 3))
+            .expect("serializable");
+        assert_eq!(v["options"], json!({"sample": "pvp"}));
         assert_eq!(v["pace_ms"], 0);
         assert!(v.get("bots").is_none());
+        // Without an engine seat, the server's bots take the other seats.
+        let duel = ruleset(vec![("duel", 3, vec![])]);
+        let plan = spec(Opponent::Bot, None).plan(&duel).expect("a sample");
+        assert_eq!((plan.bots, plan.people), (vec![1, 2], vec![0]));
+        let solo = ruleset(vec![("solo", 1, vec![])]);
+        assert!(spec(Opponent::Person, None).plan(&solo).is_err());
+        let err = spec(Opponent::Bot, Some("nope"))
+            .plan(&solo)
+            .expect_err("unknown");
+        assert!(err.contains("its samples are solo"), "{err}");
+        let mut custom = spec(Opponent::Bot, Some("solo"));
+        custom.options = Some(json!({"rounds": 2}));
+        assert_eq!(
+            custom.plan(&solo).expect("a sample").options,
+            json!({"rounds": 2})
+        );
+    }
+
+    #[test]
+    fn setups_come_from_a_deck_or_json() {
+        assert_eq!(setup_from(&[], None), Ok(None));
+        let deck = vec!["C001".to_string(); 5];
+        assert_eq!(setup_from(&deck, None), Ok(Some(json!({"deck": deck}))));
+        assert_eq!(
+            setup_from(&[], Some(r#"{"hand": [1, 2]}"#)),
+            Ok(Some(json!({"hand": [1, 2]})))
+        );
+        assert!(setup_from(&[], Some("{oops")).is_err());
+        assert!(setup_from(&deck, Some("{}")).is_err());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Plain mode: no full-screen UI. One line per event or state change goes to the output
 //! (new log lines, HP and score changes, turn changes, errors, the result, and a `your move:`
-//! prompt listing what may be typed), and commands are read one per line (`play 2`, `end`,
-//! `help`, `quit`). For scripts, and for terminals without full-screen support.
+//! line with what the battle asks and what may be typed, or `you may:` when the seat may act
+//! without being awaited), and commands are read one per line (`play 2`, `play 1 5,9` for an
+//! action with values to choose, `end`, `help`, `quit`). For scripts, and for terminals
+//! without full-screen support.
 
 use std::io::{self, BufRead, Write};
 
@@ -13,7 +15,7 @@ use super::feed::Event;
 use super::keys::{parse_line, Command, HELP_LINES};
 use super::reconnect::Link;
 use super::session::AnySession;
-use crate::ViewTracker;
+use crate::{fill, ViewTracker};
 
 /// How a plain-mode run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,10 +60,14 @@ impl PlainReporter {
             ));
         }
         let before = prev.as_ref();
-        if view["ruleset"] == "synergy" {
-            synergy_changes(before, view, &mut out);
+        if view["game"].is_null() {
+            if before.is_none_or(|b| !b["game"].is_null()) {
+                out.push("waiting: the battle starts when every seat is taken".to_owned());
+            }
+        } else if view["ruleset"] == "synergy" {
+            synergy_changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
         } else {
-            generic_changes(before, view, &mut out);
+            generic_changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
         }
         if before.is_none_or(|b| b["status"] != view["status"]) {
             out.push(format!("status: {}", text(&view["status"])));
@@ -75,10 +81,11 @@ impl PlainReporter {
         out
     }
 
-    /// The `your move:` line, once per view, when the seat must decide and no move of ours
-    /// is waiting for its answer.
+    /// The `your move:` line, once per view, when the seat must decide (or `you may:` when it
+    /// may act without being awaited) and no move of ours is waiting for its answer.
     pub fn prompt(&mut self, tracker: &ViewTracker, act_pending: bool) -> Option<String> {
-        if !tracker.my_turn() || act_pending || tracker.is_over() {
+        let may_act = tracker.my_turn() || !tracker.legal_actions().is_empty();
+        if !may_act || act_pending || tracker.is_over() {
             return None;
         }
         if self.prompted_seq.is_some() && self.prompted_seq == tracker.seq() {
@@ -228,14 +235,27 @@ fn prompt_line(tracker: &ViewTracker) -> String {
     } else {
         for (i, action) in legal.iter().enumerate() {
             if action["kind"] != "end_turn" {
-                options.push(format!("play {} = {action}", i + 1));
+                let values = if fill::is_open(action) { " VALUES" } else { "" };
+                options.push(format!(
+                    "play {}{values} = {}",
+                    i + 1,
+                    fill::describe(action)
+                ));
             }
         }
     }
     if legal.iter().any(|a| a["kind"] == "end_turn") {
         options.push("end".to_owned());
     }
-    format!("your move: {detail}you may: {}", options.join(", "))
+    let asked = match view["prompt"]["text"].as_str() {
+        Some(text) => format!("{text} "),
+        None => String::new(),
+    };
+    if tracker.my_turn() {
+        format!("your move: {asked}{detail}you may: {}", options.join(", "))
+    } else {
+        format!("you may (not awaited): {}", options.join(", "))
+    }
 }
 
 fn text(v: &Value) -> String {
@@ -357,9 +377,15 @@ mod tests {
     use serde_json::json;
 
     fn view(hp: u64, log: Value, active: u64) -> Value {
+        // Synergy offers actions to the seat whose turn it is, and to nobody else.
+        let legal = if active == 0 {
+            json!([{"kind": "play_card", "card": 2}, {"kind": "end_turn"}])
+        } else {
+            json!([])
+        };
         json!({
             "battle_id": "b", "ruleset": "synergy", "status": "playing", "seat": 0,
-            "to_act": [active], "legal": [{"kind": "play_card", "card": 2}, {"kind": "end_turn"}],
+            "to_act": [active], "legal": legal,
             "outcome": null,
             "game": {"round": 1, "state": "playerTurn", "active": active, "log": log,
                 "sides": [
@@ -411,5 +437,43 @@ mod tests {
             ]
         );
         assert_eq!(r.prompt(&t, false), None, "not our turn");
+    }
+
+    #[test]
+    fn waiting_views_open_entries_and_actions_while_not_awaited() {
+        let mut t = ViewTracker::new("b");
+        let mut r = PlainReporter::new();
+        let waiting = json!({"battle_id": "b", "ruleset": "blind", "status": "waiting",
+            "seat": 0, "to_act": [], "prompt": null, "legal": [], "outcome": null, "game": null});
+        apply(&mut t, 1, waiting);
+        let lines = r.changes(&t);
+        assert!(lines.contains(&"waiting: the battle starts when every seat is taken".to_owned()));
+        assert_eq!(r.prompt(&t, false), None);
+        let bid = json!({"kind": "bid", "cards": {"$choose": {"type": "array",
+            "items": {"enum": [1, 5]}, "uniqueItems": true, "minItems": 1, "maxItems": 2}}});
+        let signal = json!({"kind": "signal", "mood": "wary"});
+        let playing = json!({"battle_id": "b", "ruleset": "blind", "status": "playing",
+            "seat": 0, "to_act": [0, 1], "outcome": null, "game": {"round": 1},
+            "prompt": {"decision": "bid", "text": "Round 1 of 3: bid."},
+            "legal": [bid, signal]});
+        apply(&mut t, 2, playing.clone());
+        let lines = r.changes(&t);
+        assert!(
+            lines.contains(&r#"game: {"round":1}"#.to_owned()),
+            "{lines:?}"
+        );
+        let prompt = r.prompt(&t, false).expect("awaited");
+        assert_eq!(
+            prompt,
+            "your move: Round 1 of 3: bid. you may: play 1 VALUES = bid: cards = 1 to 2 of \
+             [1, 5], play 2 = signal mood=wary"
+        );
+        let mut later = playing;
+        later["to_act"] = json!([1]);
+        later["prompt"] = Value::Null;
+        later["legal"] = json!([signal]);
+        apply(&mut t, 3, later);
+        let prompt = r.prompt(&t, false).expect("it may still signal");
+        assert_eq!(prompt, "you may (not awaited): play 1 = signal mood=wary");
     }
 }

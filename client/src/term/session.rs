@@ -18,14 +18,16 @@ pub struct PlayerSession {
 }
 
 impl PlayerSession {
-    /// Connect to `url` and take `seat` (or the first free seat) in `battle_id`.
+    /// Connect to `url` and take `seat` (or the first free seat) in `battle_id`, bringing
+    /// `setup` to it (a deck, a class, a party; `None`: the ruleset's default).
     pub async fn join(
         url: &str,
         battle_id: &str,
         seat: Option<Seat>,
+        setup: Option<Value>,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        Self::open(url, battle_id, Entry::Join(seat), policy).await
+        Self::open(url, battle_id, Entry::Join(seat, setup), policy).await
     }
 
     /// Connect to `url` and take back the seat that `token` belongs to.

@@ -1,18 +1,14 @@
-//! The games this server offers, each a [`Ruleset`](crate::ruleset::Ruleset).
+//! The catalog: every ruleset this server offers, one line each.
 
+use crate::entry::RulesetEntry;
 use crate::synergy;
 
-use crate::ruleset::RulesetEntry;
+/// Every ruleset the server offers, in the order `welcome` lists them.
+static CATALOG: &[RulesetEntry] = &[synergy::ENTRY];
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
 pub fn catalog() -> &'static [RulesetEntry] {
-    static CATALOG: [RulesetEntry; 1] = [RulesetEntry {
-        id: "synergy",
-        seats: 2,
-        summary: synergy::SUMMARY,
-        build: synergy::build,
-    }];
-    &CATALOG
+    CATALOG
 }
 
 /// The ruleset with this id.

@@ -1,16 +1,27 @@
-//! The battle's input log: with the seed, enough to replay the battle exactly.
+//! The battle's input log: with the seed, enough to replay the battle exactly. Versioned, so
+//! that a store can keep it and a later server can tell whether it can replay it.
 
 use battle_protocol::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::catalog as rules;
-use crate::ruleset::{OptionsError, RuleError, Ruleset};
+use crate::entry::RulesetEntry;
+use crate::ruleset::{OptionsError, RuleError, Ruleset, SetupError};
+
+/// The log format this code writes and reads.
+pub const FORMAT: u32 = 1;
 
 /// One accepted input, in the order it was applied.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "input", rename_all = "snake_case")]
 pub enum Input {
+    /// The setup a seat was given when the battle started (`None`: the ruleset's default,
+    /// which bots bring). Kept as its compact JSON text.
+    Setup {
+        seat: Seat,
+        #[serde(with = "compact_opt", default, skip_serializing_if = "Option::is_none")]
+        setup: Option<Box<str>>,
+    },
     /// A seat's move (a person's or a bot's: both are recorded the same way). The action is
     /// kept as its compact JSON text: one allocation instead of a tree, for every move of
     /// every live battle.
@@ -21,6 +32,8 @@ pub enum Input {
     },
     /// One engine step ([`Ruleset::advance`]).
     Advance,
+    /// An awaited seat ran out of time ([`Ruleset::timeout`]).
+    Timeout { seat: Seat },
 }
 
 impl Input {
@@ -31,9 +44,38 @@ impl Input {
             action: action.to_string().into_boxed_str(),
         }
     }
+
+    /// The record of `seat`'s setup.
+    pub fn setup(seat: Seat, setup: Option<&Value>) -> Input {
+        Input::Setup {
+            seat,
+            setup: setup.map(|setup| setup.to_string().into_boxed_str()),
+        }
+    }
+
+    /// Apply this input to `game`.
+    pub fn apply_to(&self, game: &mut dyn Ruleset) -> Result<(), ReplayError> {
+        let json = |text: &str| serde_json::from_str::<Value>(text);
+        match self {
+            Input::Setup { seat, setup } => {
+                let setup = match setup.as_deref().map(json).transpose() {
+                    Ok(setup) => setup,
+                    Err(err) => return Err(SetupError(err.to_string()).into()),
+                };
+                game.setup(*seat, setup.as_ref())?;
+            }
+            Input::Act { seat, action } => match json(action) {
+                Ok(action) => game.apply(*seat, &action)?,
+                Err(err) => return Err(RuleError::BadAction(err.to_string()).into()),
+            },
+            Input::Advance => game.advance()?,
+            Input::Timeout { seat } => game.timeout(*seat)?,
+        }
+        Ok(())
+    }
 }
 
-/// An action kept as JSON text but written in a log as the JSON value it is.
+/// JSON kept as text but written in a log as the JSON value it is.
 mod compact {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use serde_json::Value;
@@ -48,40 +90,108 @@ mod compact {
     }
 }
 
-/// Everything needed to rebuild a battle: ruleset, options, seed and inputs.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// [`compact`] for a value that may be absent.
+mod compact_opt {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use serde_json::Value;
+
+    pub fn serialize<S: Serializer>(
+        text: &Option<Box<str>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match text {
+            Some(text) => super::compact::serialize(text, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Box<str>>, D::Error> {
+        Option::<Value>::deserialize(deserializer)
+            .map(|value| value.map(|value| value.to_string().into_boxed_str()))
+    }
+}
+
+/// Everything needed to rebuild a battle: ruleset and version, options, seed and inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputLog {
+    /// The log format ([`FORMAT`]).
+    pub format: u32,
+    /// The ruleset id.
     pub ruleset: String,
+    /// The ruleset's version when the battle was played.
+    pub version: u32,
     pub options: Value,
     pub seed: u64,
     pub inputs: Vec<Input>,
 }
 
+impl InputLog {
+    /// An empty log for a battle of `game` built with `options` and `seed`.
+    pub fn new(game: &dyn Ruleset, options: Value, seed: u64) -> InputLog {
+        InputLog {
+            format: FORMAT,
+            ruleset: game.id().to_string(),
+            version: game.version(),
+            options,
+            seed,
+            inputs: Vec::new(),
+        }
+    }
+}
+
 /// Why a log could not be replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
+    #[error("log format {0} is not {FORMAT}, the format this server reads")]
+    Format(u32),
     #[error("unknown ruleset {0:?}")]
     UnknownRuleset(String),
+    #[error("the log was written by {ruleset} version {logged}; this server has version {have}")]
+    Version {
+        ruleset: String,
+        logged: u32,
+        have: u32,
+    },
     #[error("options refused: {0}")]
     Options(#[from] OptionsError),
+    #[error("setup refused: {0}")]
+    Setup(#[from] SetupError),
+    #[error("input refused: {0}")]
+    Rule(#[from] RuleError),
     #[error("input {index} refused: {error}")]
-    Refused { index: usize, error: RuleError },
+    Refused {
+        index: usize,
+        error: Box<ReplayError>,
+    },
 }
 
-/// Rebuild the battle a log describes by applying every input to a fresh ruleset.
-pub fn replay(log: &InputLog) -> Result<Box<dyn Ruleset>, ReplayError> {
-    let entry = rules::find(&log.ruleset)
+/// Rebuild the battle a log describes, from the rulesets in `rulesets`, by applying every
+/// input to a fresh battle.
+pub fn replay(log: &InputLog, rulesets: &[RulesetEntry]) -> Result<Box<dyn Ruleset>, ReplayError> {
+    if log.format != FORMAT {
+        return Err(ReplayError::Format(log.format));
+    }
+    let entry = rulesets
+        .iter()
+        .find(|entry| entry.id == log.ruleset)
         .ok_or_else(|| ReplayError::UnknownRuleset(log.ruleset.clone()))?;
+    if entry.version != log.version {
+        return Err(ReplayError::Version {
+            ruleset: log.ruleset.clone(),
+            logged: log.version,
+            have: entry.version,
+        });
+    }
     let mut game = (entry.build)(&log.options, log.seed)?;
     for (index, input) in log.inputs.iter().enumerate() {
-        let result = match input {
-            Input::Act { seat, action } => match serde_json::from_str::<Value>(action) {
-                Ok(action) => game.apply(*seat, &action),
-                Err(err) => Err(RuleError::BadAction(err.to_string())),
-            },
-            Input::Advance => game.advance(),
-        };
-        result.map_err(|error| ReplayError::Refused { index, error })?;
+        input
+            .apply_to(&mut *game)
+            .map_err(|error| ReplayError::Refused {
+                index,
+                error: Box::new(error),
+            })?;
     }
     Ok(game)
 }
@@ -89,40 +199,53 @@ pub fn replay(log: &InputLog) -> Result<Box<dyn Ruleset>, ReplayError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::Viewer;
-    use rand::{Rng, SeedableRng};
+    use crate::catalog::{catalog, find};
+    use crate::view::Viewer;
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use serde_json::json;
 
-    /// Play a battle with random legal moves, recording each as the actor does.
-    fn play_and_record(options: Value, seed: u64, moves: usize) -> (Box<dyn Ruleset>, InputLog) {
-        let entry = rules::find("synergy").expect("synergy is in the catalog");
-        let mut game = (entry.build)(&options, seed).expect("default options are valid");
-        let mut log = InputLog {
-            ruleset: "synergy".into(),
-            options,
-            seed,
-            inputs: Vec::new(),
-        };
+    /// Play a battle with random legal moves, recording each input as the actor does.
+    fn play_and_record(
+        options: Value,
+        setups: [Value; 2],
+        seed: u64,
+        moves: usize,
+    ) -> (Box<dyn Ruleset>, InputLog) {
+        let entry = find("synergy").expect("synergy is in the catalog");
+        let mut game = (entry.build)(&options, seed).expect("valid options");
+        let mut log = InputLog::new(&*game, options, seed);
+        for (seat, setup) in setups.iter().enumerate() {
+            let setup = (!setup.is_null()).then_some(setup);
+            game.setup(seat, setup).expect("valid setup");
+            log.inputs.push(Input::setup(seat, setup));
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..moves {
             let Some(&seat) = game.to_act().first() else {
                 break;
             };
-            let legal = game.legal_actions(seat);
-            let action = legal[rng.random_range(0..legal.len())].clone();
-            game.apply(seat, &action)
-                .expect("legal actions are accepted");
+            let action = game
+                .random_action(seat, &mut rng)
+                .expect("an awaited seat can act");
+            game.apply(seat, &action).expect("random actions are legal");
             log.inputs.push(Input::act(seat, &action));
         }
         (game, log)
     }
 
+    fn decks() -> [Value; 2] {
+        [
+            json!({"deck": ["C001", "C004", "C004", "C008", "C009"]}),
+            Value::Null,
+        ]
+    }
+
     #[test]
     fn replay_rebuilds_every_view_exactly() {
         for seed in 0..20 {
-            let (game, log) = play_and_record(json!({"mode": "pvp"}), seed, 25);
-            let replayed = replay(&log).expect("a recorded log replays");
+            let (game, log) = play_and_record(json!({"mode": "pvp"}), decks(), seed, 25);
+            let replayed = replay(&log, catalog()).expect("a recorded log replays");
             for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
                 assert_eq!(game.view(viewer), replayed.view(viewer), "seed {seed}");
             }
@@ -131,14 +254,19 @@ mod tests {
 
     #[test]
     fn replay_survives_a_round_trip_through_json() {
-        let (game, log) = play_and_record(Value::Null, 3, 40);
+        let (game, log) = play_and_record(Value::Null, decks(), 3, 40);
         let text = serde_json::to_string(&log).expect("logs serialize");
         assert!(
-            text.contains(r#""action":{"#),
-            "actions are written as JSON values: {text}"
+            text.contains(r#""action":{"#) && text.contains(r#""setup":{"deck":["#),
+            "actions and setups are written as JSON values: {text}"
+        );
+        assert!(
+            text.starts_with(r#"{"format":1,"ruleset":"synergy","version":1,"#),
+            "{text}"
         );
         let back: InputLog = serde_json::from_str(&text).expect("logs parse back");
-        let replayed = replay(&back).expect("a recorded log replays");
+        assert_eq!(back, log);
+        let replayed = replay(&back, catalog()).expect("a recorded log replays");
         assert_eq!(
             game.view(Viewer::Spectator),
             replayed.view(Viewer::Spectator)
@@ -147,16 +275,54 @@ mod tests {
 
     #[test]
     fn replay_reports_the_first_refused_input() {
-        let (_, mut log) = play_and_record(Value::Null, 5, 3);
+        let (_, mut log) = play_and_record(Value::Null, decks(), 5, 3);
         log.inputs
             .push(Input::act(0, &json!({"kind": "play_card", "card": 9999})));
-        let at = log.inputs.len() - 1;
-        match replay(&log) {
+        log.inputs.push(Input::Advance);
+        let at = log.inputs.len() - 2;
+        match replay(&log, catalog()) {
             Err(ReplayError::Refused { index, .. }) => assert_eq!(index, at),
             Err(other) => panic!("expected a refused input, got {other}"),
             Ok(_) => panic!("expected a refused input, got a replayed battle"),
         }
-        log.ruleset = "chess".into();
-        assert!(matches!(replay(&log), Err(ReplayError::UnknownRuleset(_))));
+        let mut timeout = log.clone();
+        timeout.inputs.truncate(at);
+        timeout.inputs.push(Input::Timeout { seat: 0 });
+        assert!(
+            matches!(
+                replay(&timeout, catalog()),
+                Err(ReplayError::Refused { .. })
+            ),
+            "synergy has no clock, so a timeout is refused"
+        );
+        let mut setup = log.clone();
+        setup.inputs[0] = Input::setup(0, Some(&json!({"deck": vec!["C999"; 5]})));
+        assert!(matches!(
+            replay(&setup, catalog()),
+            Err(ReplayError::Refused { index: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn replay_refuses_logs_it_cannot_read() {
+        let (_, log) = play_and_record(Value::Null, decks(), 5, 3);
+        let mut other = log.clone();
+        other.ruleset = "chess".into();
+        assert!(matches!(
+            replay(&other, catalog()),
+            Err(ReplayError::UnknownRuleset(_))
+        ));
+        let mut other = log.clone();
+        other.version += 1;
+        assert!(matches!(
+            replay(&other, catalog()),
+            Err(ReplayError::Version { .. })
+        ));
+        let mut other = log;
+        other.format = 0;
+        assert!(matches!(
+            replay(&other, catalog()),
+            Err(ReplayError::Format(0))
+        ));
     }
 }

@@ -1,25 +1,21 @@
-//! The one trait every game implements, and the types it speaks in.
+//! [`Ruleset`]: the object-safe face of a battle that the server's actor holds, speaking
+//! JSON actions and [`ViewValue`] views, and the types it speaks in.
 //!
-//! A ruleset is pure: no tokio, no I/O, no clock, no global RNG. It is built from its options
-//! and a seed, changes only through [`Ruleset::apply`] and [`Ruleset::advance`], and so the
-//! seed plus the input log replays any battle exactly. What a viewer may not see is marked
-//! in the view as seen only by others, and is never serialized for that viewer.
+//! Rulesets are not written against this trait: they implement the typed
+//! [`Game`](crate::game::Game), and [`Typed`](crate::typed::Typed) turns each into a
+//! `Ruleset`. A ruleset is pure: no tokio, no I/O, no clock, no global RNG. It is built from
+//! its options and a seed, changes only through [`Ruleset::setup`], [`Ruleset::apply`],
+//! [`Ruleset::advance`] and [`Ruleset::timeout`] (the inputs of the
+//! [input log](crate::input_log)), and so the seed plus the input log replays any battle
+//! exactly. What a viewer may not see is marked in the view as seen only by others, and is
+//! never serialized for that viewer.
 
-use battle_protocol::{ErrorCode, Seat};
+use battle_protocol::Seat;
+use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
-use thiserror::Error;
 
-pub use crate::view::value::ViewValue;
-pub use crate::view::viewers::Viewers;
-
-/// Who a view is built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Viewer {
-    /// The holder of a seat: sees its own hidden zones.
-    Seat(Seat),
-    /// A spectator: sees only what every player sees.
-    Spectator,
-}
+pub use crate::error::{OptionsError, RuleError, SetupError};
+pub use crate::view::{ViewValue, Viewer, Viewers};
 
 /// How a battle ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,118 +26,101 @@ pub struct Outcome {
     pub summary: String,
 }
 
-/// Why a ruleset refused an action. Refusal leaves the state unchanged.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RuleError {
-    /// The seat has no decision to make right now.
-    #[error("it is not seat {0}'s turn to act")]
-    NotYourTurn(Seat),
-    /// The action is not a shape this ruleset understands.
-    #[error("malformed action: {0}")]
-    BadAction(String),
-    /// The action is understood but the rules forbid it now.
-    #[error("{0}")]
-    Illegal(String),
-    /// The battle already has an outcome.
-    #[error("the battle is over")]
-    GameOver,
-}
-
-impl RuleError {
-    /// The wire code sent to the client.
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            RuleError::NotYourTurn(_) => ErrorCode::NotYourTurn,
-            RuleError::BadAction(_) => ErrorCode::BadAction,
-            RuleError::Illegal(_) => ErrorCode::IllegalAction,
-            RuleError::GameOver => ErrorCode::BattleOver,
-        }
-    }
-}
-
-/// Why a ruleset refused the options given at `create`.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{0}")]
-pub struct OptionsError(pub String);
-
-/// One game's rules, state and views. Object safe: the server holds `Box<dyn Ruleset>`.
+/// One battle of one game, as the server drives it. Object safe: the actor holds
+/// `Box<dyn Ruleset>`.
 ///
-/// The shape covers every kind of decision the games need:
-/// - turn-based play: [`Ruleset::to_act`] names the one seat that must act;
+/// Its life: built from options and a seed (see [`RulesetEntry`](crate::entry::RulesetEntry)),
+/// it waits until every seat is set up ([`Ruleset::setup`], in seat order, once every seat is
+/// held), then plays. The shape covers every kind of decision the games need:
+/// - turn-based play: [`Ruleset::to_act`] names the one seat whose decision is awaited;
 /// - decisions by a non-active seat mid-turn (choosing blockers) or simultaneous decisions
 ///   (both mulligans): `to_act` names every seat whose decision is awaited, in any order;
+/// - actions a seat may take without being awaited (pausing an auto-battle, resigning, a
+///   reaction): [`Ruleset::legal_actions`] of a seat not in `to_act` need not be empty;
+/// - decisions that cannot be listed one by one: an open entry in the legal actions (see
+///   [`Legal`](crate::legal::Legal)), described by [`Ruleset::prompt_view`];
 /// - engine-controlled sides: [`Ruleset::engine_seats`] are never offered to people, and
-///   [`Ruleset::ai_action`] is the ruleset's own AI for any seat it can play;
+///   [`Ruleset::ai_action`] is the ruleset's own AI;
 /// - time-driven progress: [`Ruleset::next_tick`] asks the actor to call
 ///   [`Ruleset::advance`] after a delay of game time;
+/// - clocks: [`Ruleset::timeout`] is what happens when an awaited seat runs out of time;
 /// - hidden information: [`Ruleset::view_all`] marks each hidden part with the viewers who
 ///   see it ([`ViewValue::Only`]), and [`Ruleset::view`] is what one viewer sees of it.
 pub trait Ruleset: Send + 'static {
     /// The ruleset id, e.g. `"synergy"`.
     fn id(&self) -> &'static str;
 
-    /// How many seats this battle has.
+    /// The ruleset's version: an input log replays only on the version that wrote it.
+    fn version(&self) -> u32;
+
+    /// How many seats this battle has (read from the battle: one ruleset may build battles
+    /// of several sizes).
     fn seat_count(&self) -> usize;
 
     /// Seats the engine always plays (never offered to people), e.g. the Training Automaton.
-    fn engine_seats(&self) -> Vec<Seat> {
-        Vec::new()
-    }
+    fn engine_seats(&self) -> Vec<Seat>;
+
+    /// Whether `setup` (`None`: the ruleset's default) is one `seat` may bring; changes
+    /// nothing. The server asks this when a person takes the seat.
+    fn check_setup(&self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError>;
+
+    /// Record `seat`'s setup. Once every seat has one, the battle starts. The server calls
+    /// it for every seat in seat order once all seats are held, and logs each call.
+    fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError>;
+
+    /// Whether every seat is set up and the battle has started.
+    fn started(&self) -> bool;
 
     /// The seats whose decision the battle waits on now (empty when it waits on nobody, for
     /// example while the engine advances by itself or once the battle is over).
     fn to_act(&self) -> Vec<Seat>;
 
-    /// Every action `seat` may take now, each directly sendable as `act.action`. Empty when
-    /// the seat has nothing to decide.
+    /// Every action `seat` may take now, each as shown at `/legal` of its view: a whole
+    /// action, sendable as `act.action` as is, or an open entry to fill in. Empty when the
+    /// seat may do nothing; not empty for every seat in [`Ruleset::to_act`].
     fn legal_actions(&self, seat: Seat) -> Vec<Value>;
 
-    /// [`Ruleset::legal_actions`] as the list shown at `/legal` of `seat`'s view. It is
-    /// rebuilt after every change, so a ruleset may build it directly instead of converting
-    /// the JSON actions; it must hold exactly those actions, in the same order.
-    fn legal_view(&self, seat: Seat) -> ViewValue {
-        ViewValue::List(
-            self.legal_actions(seat)
-                .iter()
-                .map(ViewValue::from)
-                .collect(),
-        )
-    }
+    /// [`Ruleset::legal_actions`] as the list shown at `/legal` of `seat`'s view, built
+    /// directly: it is rebuilt after every change.
+    fn legal_view(&self, seat: Seat) -> ViewValue;
+
+    /// What `seat` is asked to decide (`null` when its decision is not awaited), shown at
+    /// `/prompt` of its view.
+    fn prompt_view(&self, seat: Seat) -> ViewValue;
 
     /// Apply one action by `seat`. On error the state is exactly as before.
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError>;
 
-    /// The move the ruleset's own AI makes for `seat` now, if it has an AI and `seat` must act.
-    /// `None` lets the server fall back to its generic policy over the legal actions.
-    fn ai_action(&self, seat: Seat) -> Option<Value> {
-        let _ = seat;
-        None
-    }
+    /// A random action `seat` may take now, drawn from `rng` (the battle's generator for
+    /// bots and tests, never the game's own): always one `apply` accepts. `None` when the
+    /// seat may do nothing.
+    fn random_action(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Value>;
+
+    /// The move the ruleset's own AI makes for `seat` now, if it has an AI and `seat` must
+    /// act. `None` lets the server fall back to [`Ruleset::random_action`].
+    fn ai_action(&self, seat: Seat) -> Option<Value>;
 
     /// Milliseconds of game time until the engine wants [`Ruleset::advance`] called, or
     /// `None` when the battle only waits on seats.
-    fn next_tick(&self) -> Option<u64> {
-        None
-    }
+    fn next_tick(&self) -> Option<u64>;
 
     /// Let the engine make its own progress (a tick of an auto-battler). Called only after
     /// `next_tick` returned `Some`.
-    fn advance(&mut self) -> Result<(), RuleError> {
-        Err(RuleError::Illegal(
-            "this ruleset has no engine steps".into(),
-        ))
-    }
+    fn advance(&mut self) -> Result<(), RuleError>;
 
-    /// Every viewer's view in one tree: each part that only some viewers may see (a hand,
-    /// a seat's private counters) is an object member whose value is wrapped in
-    /// [`ViewValue::Only`] with the set of viewers who see it. A ruleset that keeps a battle
-    /// log through [`Ruleset::log`] leaves it out of this view.
+    /// `seat`, whose decision was awaited, ran out of time: the ruleset decides for it (or
+    /// refuses when it has no rule for that).
+    fn timeout(&mut self, seat: Seat) -> Result<(), RuleError>;
+
+    /// Every viewer's view in one tree: each part that only some viewers may see is an
+    /// object member whose value is wrapped in [`ViewValue::Only`] with the set of viewers
+    /// who see it. `Null` until the battle starts. A ruleset that keeps a battle log through
+    /// [`Ruleset::log`] leaves it out of this view.
     ///
     /// The server builds it once per change for all audiences, diffs it once, and sends each
     /// audience only the operations its viewers may see; a snapshot is written for one
     /// viewer, leaving out every member marked for others. So what a viewer may not see is
-    /// never serialized for them. Build the marks the same way in every view of a battle
-    /// (same keys, same sets, same order), never directly as a list item.
+    /// never serialized for them.
     fn view_all(&self) -> ViewValue;
 
     /// The whole view for `viewer`, holding nothing that viewer may not see:
@@ -152,29 +131,15 @@ pub trait Ruleset: Send + 'static {
 
     /// The battle log as `viewer` sees it: short sentences a player understands, oldest
     /// first. It only ever grows: a line once shown is never changed or removed. The server
-    /// places it at `/game/log` of every view (so [`Ruleset::view`] must return an object
-    /// without a `log` key) and sends each new line once, instead of rebuilding and diffing
-    /// the whole log on every change.
-    fn log(&self, viewer: Viewer) -> &[String] {
-        let _ = viewer;
-        &[]
-    }
+    /// places it at `/game/log` of every view and sends each new line once.
+    fn log(&self, viewer: Viewer) -> &[String];
 
     /// The outcome, once the battle is over.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// An independent copy of this battle (for tests and look-ahead).
+    fn boxed_clone(&self) -> Box<dyn Ruleset>;
 }
 
 /// Builds a battle of one ruleset from its `create` options and its seed.
 pub type BuildFn = fn(options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, OptionsError>;
-
-/// A ruleset the server can build, as listed in `welcome`.
-pub struct RulesetEntry {
-    /// The id used in `create`.
-    pub id: &'static str,
-    /// Seats of a battle of this ruleset.
-    pub seats: usize,
-    /// One line describing the game and its options.
-    pub summary: &'static str,
-    /// Builds a battle from its `create` options and its seed.
-    pub build: BuildFn,
-}

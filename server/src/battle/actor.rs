@@ -1,14 +1,20 @@
-//! The battle actor: one task per battle, owning its ruleset, seats, audiences and input log.
+//! The battle actor: one task per battle, owning its ruleset, seats, audiences, clocks and
+//! input log.
 //!
 //! It runs one loop over its bounded command queue and its timers (bot and engine moves,
-//! expiry) in the same `select!`. It never awaits a client: everything it says goes through
-//! [`Outbox::offer`]. Every accepted move, from a person or a bot, passes through
-//! [`BattleActor::submit`]: validate and apply, record, broadcast.
+//! decision clocks, expiry) in the same `select!`. It never awaits a client: everything it
+//! says goes through an [`Outbox`]. Every input that changes the battle, a person's or a
+//! bot's move, an engine step, a timeout, the seats' setups at the start, is recorded in the
+//! input log and published from the view before it; moves all pass through
+//! [`BattleActor::submit`]. Who joins, watches and leaves is handled in `membership.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, ServerMsg};
+use battle_rules::input_log::{Input, InputLog};
+use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
+use battle_rules::view::{envelope, Changes, ViewValue, Viewers};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -17,17 +23,12 @@ use tokio::time::{sleep_until, Instant};
 
 use super::audience::Audience;
 use super::bot;
+use super::clock::Clocks;
 use super::command::Command;
 use super::handle::BattleHandle;
 use super::seats::Seats;
-use crate::connection::outbox::{message_frame, ConnId, Outbox};
+use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
-use battle_rules::input_log::{Input, InputLog};
-use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
-use battle_rules::view::envelope;
-use battle_rules::view::value::ViewValue;
-use battle_rules::view::viewers::Viewers;
-use battle_rules::view::Changes;
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -45,24 +46,26 @@ pub struct BattleSetup {
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
 pub struct BattleActor {
-    id: String,
-    game: Box<dyn Ruleset>,
-    status: BattleStatus,
-    seats: Seats,
+    pub(super) id: String,
+    pub(super) game: Box<dyn Ruleset>,
+    pub(super) status: BattleStatus,
+    pub(super) seats: Seats,
     /// One audience per seat (indexed by seat), then the spectators' audience last.
-    audiences: Vec<Audience>,
+    pub(super) audiences: Vec<Audience>,
     log: InputLog,
     bot_rng: ChaCha8Rng,
     pace: Duration,
     rx: mpsc::Receiver<Command>,
-    lobby: Arc<Lobby>,
+    pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
     step_at: Option<Instant>,
+    /// Each person's decision deadline (none without a turn limit).
+    clocks: Clocks,
     /// When the battle goes away (finished, or nobody connected).
-    expire_at: Option<Instant>,
+    pub(super) expire_at: Option<Instant>,
     summary: BattleSummary,
     /// Seats, spectators or status changed since the lobby's summary was last updated.
-    summary_dirty: bool,
+    pub(super) summary_dirty: bool,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -78,12 +81,7 @@ pub fn prepare(
         .collect();
     audiences.push(Audience::new(Viewer::Spectator));
     let mut actor = BattleActor {
-        log: InputLog {
-            ruleset: setup.game.id().to_string(),
-            options: setup.options,
-            seed: setup.seed,
-            inputs: Vec::new(),
-        },
+        log: InputLog::new(&*setup.game, setup.options, setup.seed),
         id: setup.battle_id,
         status: BattleStatus::Waiting,
         seats: Seats::new(seat_count, &setup.bots),
@@ -92,6 +90,7 @@ pub fn prepare(
         pace: setup.pace,
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
+        clocks: Clocks::new(seat_count, lobby.config().turn_limit),
         lobby,
         step_at: None,
         game: setup.game,
@@ -104,11 +103,7 @@ pub fn prepare(
         },
         summary_dirty: false,
     };
-    if actor.seats.all_filled() {
-        let before = actor.views_now();
-        actor.status = BattleStatus::Playing;
-        actor.after_change(None, before);
-    }
+    actor.start_when_seated();
     actor.summary = actor.build_summary();
     let summary = actor.summary.clone();
     (actor, BattleHandle::new(tx), summary)
@@ -121,10 +116,10 @@ impl BattleActor {
     /// future (once as the argument, once as the running state) for the battle's whole life.
     pub async fn run(mut self: Box<Self>) {
         loop {
-            let wake = match (self.step_at, self.expire_at) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let wake = [self.step_at, self.clocks.next(), self.expire_at]
+                .into_iter()
+                .flatten()
+                .min();
             tokio::select! {
                 command = self.rx.recv() => match command {
                     Some(command) => self.handle(command),
@@ -145,7 +140,12 @@ impl BattleActor {
         // Every command but a move can change who is seated or watching.
         self.summary_dirty |= !matches!(command, Command::Act { .. });
         match command {
-            Command::Join { from, seat, req } => self.join(from, seat, req),
+            Command::Join {
+                from,
+                seat,
+                setup,
+                req,
+            } => self.join(from, seat, setup, req),
             Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
             Command::Spectate { from, req } => self.spectate(from, req),
             Command::Act { from, action, req } => self.act(&from, action, req),
@@ -157,95 +157,31 @@ impl BattleActor {
         }
     }
 
-    fn join(&mut self, from: Outbox, wanted: Option<Seat>, req: Option<Req>) {
-        if self.status == BattleStatus::Finished {
-            return self.refuse(&from, ErrorCode::BattleOver, "the battle is over", req);
+    /// Once every seat is held, set each up in seat order (recording each setup) and start
+    /// the battle. Its first view goes out as a snapshot: the whole game appears at once.
+    pub(super) fn start_when_seated(&mut self) {
+        if self.status != BattleStatus::Waiting || !self.seats.all_filled() {
+            return;
         }
-        if let Some(seat) = self.seats.seat_of(from.id()) {
-            let text = format!("this connection already holds seat {seat} of this battle");
-            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
-        }
-        let (seat, token) = match self.seats.take(wanted) {
-            Ok(taken) => taken,
-            Err((code, message)) => return self.refuse(&from, code, &message, req),
-        };
-        self.audience_mut(Viewer::Spectator).remove(from.id());
-        self.seats.attach(seat, from.clone());
-        if self.status == BattleStatus::Waiting && self.seats.all_filled() {
-            let before = self.views_now();
-            self.status = BattleStatus::Playing;
-            tracing::info!(battle = %self.id, "battle starts");
-            self.after_change(None, before);
-        }
-        let reply = ServerMsg::Joined {
-            battle_id: self.id.clone(),
-            seat,
-            token,
-            req,
-        };
-        self.admit(Viewer::Seat(seat), from, &reply);
-    }
-
-    fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {
-        let Some(seat) = self.seats.find_token(token) else {
-            return self.refuse(
-                &from,
-                ErrorCode::BadToken,
-                "that token holds no seat here",
-                req,
-            );
-        };
-        if let Some(other) = self.seats.seat_of(from.id()).filter(|&other| other != seat) {
-            let text = format!("this connection already holds seat {other} of this battle");
-            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
-        }
-        self.audience_mut(Viewer::Spectator).remove(from.id());
-        if let Some(old) = self.seats.attach(seat, from.clone()) {
-            if old.id() != from.id() {
-                self.audience_mut(Viewer::Seat(seat)).remove(old.id());
-                old.offer_msg(&ServerMsg::Left {
-                    battle_id: self.id.clone(),
-                    reason: "replaced".into(),
-                    req: None,
-                });
+        for seat in 0..self.seats.len() {
+            let setup = self.seats.take_setup(seat);
+            if let Err(err) = self.game.setup(seat, setup.as_ref()) {
+                // `join` checked this setup against the same waiting battle: a ruleset bug.
+                // The seat is given back so that the battle can still fill.
+                tracing::error!(battle = %self.id, seat, %err, "setup refused at the start");
+                if let Some(holder) = self.seats.conn(seat).cloned() {
+                    self.audience_mut(Viewer::Seat(seat)).remove(holder.id());
+                    self.refuse(&holder, err.code(), &err.to_string(), None);
+                }
+                self.seats.release(seat);
+                return;
             }
+            self.log.inputs.push(Input::setup(seat, setup.as_ref()));
         }
-        let reply = ServerMsg::Joined {
-            battle_id: self.id.clone(),
-            seat,
-            token: token.to_string(),
-            req,
-        };
-        self.admit(Viewer::Seat(seat), from, &reply);
-    }
-
-    fn spectate(&mut self, from: Outbox, req: Option<Req>) {
-        if let Some(seat) = self.seats.seat_of(from.id()) {
-            let text = format!("this connection holds seat {seat}; leave it to watch instead");
-            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
-        }
-        let reply = ServerMsg::Spectating {
-            battle_id: self.id.clone(),
-            req,
-        };
-        self.admit(Viewer::Spectator, from, &reply);
-    }
-
-    /// Add `from` to an audience and send it `reply` (the answer that admits it) followed by
-    /// the current view, both in one write.
-    fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
-        let index = self.audience_index(viewer);
-        let (id, status, game) = (&self.id, self.status, &*self.game);
-        let audience = &mut self.audiences[index];
-        audience.add(from.clone());
-        // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
-        let ahead = Some(message_frame(reply));
-        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view);
-        if status != BattleStatus::Finished {
-            // Someone is here: the idle countdown stops (a finished battle keeps its own).
-            self.expire_at = None;
-        }
+        self.status = BattleStatus::Playing;
+        self.summary_dirty = true;
+        tracing::info!(battle = %self.id, "battle starts");
+        self.after_change(None, None);
     }
 
     fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>) {
@@ -325,8 +261,9 @@ impl BattleActor {
             .collect()
     }
 
-    /// After the game changed: settle the status, broadcast, and plan the next bot move.
-    /// `before` is [`BattleActor::views_now`] from just before the change.
+    /// After the game changed: settle the status, broadcast, and plan the next bot move and
+    /// the clocks. `before` is [`BattleActor::views_now`] from just before the change
+    /// (`None`: every audience gets a snapshot); `acted` the seat that moved, if one did.
     fn after_change(
         &mut self,
         acted: Option<(Seat, Option<Req>)>,
@@ -340,6 +277,7 @@ impl BattleActor {
         }
         self.publish(acted, before);
         self.plan_step();
+        self.plan_clocks(acted.map(|(seat, _)| seat));
     }
 
     /// Send every audience its share of the change from `before`: the view is built and
@@ -378,6 +316,7 @@ impl BattleActor {
         }
     }
 
+    /// Arm the timer for the engine's next step, or for a bot whose decision is awaited.
     fn plan_step(&mut self) {
         self.step_at = None;
         if self.status != BattleStatus::Playing {
@@ -401,18 +340,61 @@ impl BattleActor {
         }
     }
 
+    /// Give each person whose decision is awaited a deadline (when the server has a turn
+    /// limit); `acted` just moved, so its clock starts again if it is still awaited.
+    fn plan_clocks(&mut self, acted: Option<Seat>) {
+        if !self.clocks.is_on() {
+            return;
+        }
+        if self.status != BattleStatus::Playing {
+            self.clocks.stop();
+            return;
+        }
+        let seats = &self.seats;
+        self.clocks.update(
+            &self.game.to_act(),
+            |seat| !seats.is_bot(seat),
+            acted,
+            Instant::now(),
+        );
+    }
+
     /// A timer fired. Returns true when the battle has expired.
     fn on_timer(&mut self) -> bool {
         let now = Instant::now();
         if self.step_at.is_some_and(|at| at <= now) {
             self.step();
         }
+        if let Some(seat) = self.clocks.expire(now) {
+            self.time_out(seat);
+        }
         self.expire_at.is_some_and(|at| at <= now)
+    }
+
+    /// `seat` let its deadline pass: the ruleset decides for it.
+    fn time_out(&mut self, seat: Seat) {
+        if self.status != BattleStatus::Playing {
+            return;
+        }
+        let before = self.views_now();
+        match self.game.timeout(seat) {
+            Ok(()) => {
+                tracing::info!(battle = %self.id, seat, "decision timed out");
+                self.log.inputs.push(Input::Timeout { seat });
+                self.after_change(None, before);
+            }
+            // The ruleset has no rule for it: the seat keeps its turn, untimed until the
+            // next change.
+            Err(err) => tracing::warn!(battle = %self.id, seat, %err, "timeout refused"),
+        }
     }
 
     /// One engine step or one bot move.
     fn step(&mut self) {
         self.step_at = None;
+        if self.status != BattleStatus::Playing {
+            return;
+        }
         if self.game.next_tick().is_some() {
             let before = self.views_now();
             match self.game.advance() {
@@ -433,85 +415,23 @@ impl BattleActor {
             return;
         };
         let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {
-            tracing::error!(battle = %self.id, seat, "bot seat must act but has no legal action");
+            tracing::error!(battle = %self.id, seat, "bot seat must act but has no action");
             return;
         };
         if let Err((code, message)) = self.submit(seat, action, None) {
             // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
-            // to a random legal action so the battle goes on.
+            // to a random action so the battle goes on.
             tracing::error!(battle = %self.id, seat, %code, %message, "bot move refused");
-            let mut legal = self.game.legal_actions(seat);
-            if legal.is_empty() {
+            let Some(fallback) = self.game.random_action(seat, &mut self.bot_rng) else {
                 return;
-            }
-            let fallback = legal.swap_remove(0);
+            };
             if let Err((code, message)) = self.submit(seat, fallback, None) {
-                tracing::error!(battle = %self.id, seat, %code, %message, "legal action refused");
+                tracing::error!(battle = %self.id, seat, %code, %message, "random action refused");
             }
         }
     }
 
-    fn resync(&mut self, from: &Outbox, req: Option<Req>) {
-        let viewer = match self.seats.seat_of(from.id()) {
-            Some(seat) => Viewer::Seat(seat),
-            None if self.audience(Viewer::Spectator).contains(from.id()) => Viewer::Spectator,
-            None => {
-                return self.refuse(
-                    from,
-                    ErrorCode::NotInBattle,
-                    "you are not in this battle",
-                    req,
-                )
-            }
-        };
-        let index = self.audience_index(viewer);
-        let (id, status, game) = (&self.id, self.status, &*self.game);
-        // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
-        self.audiences[index].send_snapshot(id, from, None, req, game.log(viewer), &view);
-    }
-
-    fn leave(&mut self, from: &Outbox, req: Option<Req>) {
-        let seat = self.seats.seat_of(from.id());
-        if !self.forget(from.id()) {
-            return self.refuse(
-                from,
-                ErrorCode::NotInBattle,
-                "you are not in this battle",
-                req,
-            );
-        }
-        if let (Some(seat), BattleStatus::Waiting) = (seat, self.status) {
-            // Before the battle starts, leaving gives the seat back.
-            self.seats.release(seat);
-        }
-        from.offer_msg(&ServerMsg::Left {
-            battle_id: self.id.clone(),
-            reason: "requested".into(),
-            req,
-        });
-    }
-
-    /// Remove a connection from its seat or the spectators; whether it was there.
-    fn forget(&mut self, conn: ConnId) -> bool {
-        let mut found = false;
-        if let Some(seat) = self.seats.detach(conn) {
-            self.audience_mut(Viewer::Seat(seat)).remove(conn);
-            found = true;
-        }
-        found |= self.audience_mut(Viewer::Spectator).remove(conn);
-        self.summary_dirty |= found;
-        if found
-            && self.status != BattleStatus::Finished
-            && !self.seats.any_connected()
-            && self.audience(Viewer::Spectator).is_empty()
-        {
-            self.expire_at = Some(Instant::now() + self.lobby.config().idle_ttl);
-        }
-        found
-    }
-
-    fn refuse(&self, to: &Outbox, code: ErrorCode, message: &str, req: Option<Req>) {
+    pub(super) fn refuse(&self, to: &Outbox, code: ErrorCode, message: &str, req: Option<Req>) {
         to.offer_msg(&ServerMsg::Error {
             code,
             message: message.to_string(),
@@ -558,18 +478,18 @@ impl BattleActor {
         tracing::info!(battle = %self.id, "battle expired");
     }
 
-    fn audience_index(&self, viewer: Viewer) -> usize {
+    pub(super) fn audience_index(&self, viewer: Viewer) -> usize {
         match viewer {
             Viewer::Seat(seat) => seat,
             Viewer::Spectator => self.audiences.len() - 1,
         }
     }
 
-    fn audience(&self, viewer: Viewer) -> &Audience {
+    pub(super) fn audience(&self, viewer: Viewer) -> &Audience {
         &self.audiences[self.audience_index(viewer)]
     }
 
-    fn audience_mut(&mut self, viewer: Viewer) -> &mut Audience {
+    pub(super) fn audience_mut(&mut self, viewer: Viewer) -> &mut Audience {
         let index = self.audience_index(viewer);
         &mut self.audiences[index]
     }

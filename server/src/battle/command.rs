@@ -9,10 +9,11 @@ use crate::connection::outbox::Outbox;
 /// which the actor answers (it never awaits a client).
 #[derive(Debug)]
 pub enum Command {
-    /// Take a seat (the first free one when `seat` is `None`).
+    /// Take a seat (the first free one when `seat` is `None`), bringing `setup` to it.
     Join {
         from: Outbox,
         seat: Option<Seat>,
+        setup: Option<Value>,
         req: Option<Req>,
     },
     /// Take back the seat this token belongs to.

@@ -7,8 +7,10 @@
 mod actor;
 mod audience;
 mod bot;
+mod clock;
 mod command;
 mod handle;
+mod membership;
 mod seats;
 
 pub use actor::{prepare, BattleActor, BattleSetup};

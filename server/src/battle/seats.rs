@@ -2,6 +2,7 @@
 
 use battle_protocol::{ErrorCode, Seat, SeatInfo};
 use rand::Rng;
+use serde_json::Value;
 
 use crate::connection::outbox::{ConnId, Outbox};
 
@@ -14,6 +15,8 @@ struct Slot {
     token: Option<String>,
     /// The holder's connection while it is attached.
     conn: Option<Outbox>,
+    /// What the holder brought with `join`, kept until the battle starts.
+    setup: Option<Value>,
 }
 
 /// Every seat of a battle.
@@ -77,12 +80,35 @@ impl Seats {
         Ok((seat, token))
     }
 
-    /// Give a seat back (only while the battle waits for players).
+    /// Give a seat back (only while the battle waits for players), with its setup.
     pub fn release(&mut self, seat: Seat) {
         if let Some(slot) = self.slots.get_mut(seat) {
             slot.token = None;
             slot.conn = None;
+            slot.setup = None;
         }
+    }
+
+    /// Keep what the holder of `seat` brought, until the battle starts.
+    pub fn keep_setup(&mut self, seat: Seat, setup: Option<Value>) {
+        if let Some(slot) = self.slots.get_mut(seat) {
+            slot.setup = setup;
+        }
+    }
+
+    /// Hand over what the holder of `seat` brought (once: the battle starts with it).
+    pub fn take_setup(&mut self, seat: Seat) -> Option<Value> {
+        self.slots.get_mut(seat).and_then(|slot| slot.setup.take())
+    }
+
+    /// The connection attached to `seat`, if any.
+    pub fn conn(&self, seat: Seat) -> Option<&Outbox> {
+        self.slots.get(seat).and_then(|slot| slot.conn.as_ref())
+    }
+
+    /// How many seats there are.
+    pub fn len(&self) -> usize {
+        self.slots.len()
     }
 
     /// The seat this token belongs to, compared without early exit.

@@ -216,7 +216,7 @@ impl Router {
                     self.reply(ServerMsg::Welcome {
                         server: concat!("battle-server ", env!("CARGO_PKG_VERSION")).to_string(),
                         protocol: PROTOCOL_VERSION,
-                        rulesets: Lobby::rulesets(),
+                        rulesets: self.lobby.rulesets().to_vec(),
                         req,
                     });
                 } else {
@@ -255,8 +255,17 @@ impl Router {
             ClientMsg::Join {
                 battle_id,
                 seat,
+                setup,
                 req,
-            } => return self.enter(battle_id, req, Command::Join { from, seat, req }),
+            } => {
+                let join = Command::Join {
+                    from,
+                    seat,
+                    setup,
+                    req,
+                };
+                return self.enter(battle_id, req, join);
+            }
             ClientMsg::Rejoin {
                 battle_id,
                 token,

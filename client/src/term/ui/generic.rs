@@ -1,6 +1,7 @@
 //! The generic panel, for rulesets without a panel of their own: the envelope (status, whose
-//! decision is awaited, the legal actions numbered for the digit keys) and the ruleset's
-//! `game` view as an indented key/value tree, so a new ruleset is watchable on day one.
+//! decision is awaited, what this seat is asked, the legal actions numbered for the digit
+//! keys, open ones with the values they take) and the ruleset's `game` view as an indented
+//! key/value tree, so a new ruleset is playable and watchable on day one.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
@@ -8,7 +9,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use crate::ViewTracker;
+use crate::{fill, ViewTracker};
 
 /// Draw the generic panel into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
@@ -20,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
         Constraint::Length(
             u16::try_from(legal.len())
                 .unwrap_or(u16::MAX)
-                .saturating_add(4),
+                .saturating_add(5),
         ),
         Constraint::Min(3),
     ])
@@ -31,12 +32,21 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
         view["to_act"],
         view["outcome"]
     ))];
+    if let Some(text) = view["prompt"]["text"].as_str() {
+        lines.push(Line::raw(format!("asked: {text}")));
+    }
     if legal.is_empty() {
         lines.push(Line::raw("no legal actions for you now"));
     } else {
-        lines.push(Line::raw("legal actions (press the number):"));
+        lines.push(Line::raw(
+            "legal actions (press the number; with values: play N VALUES in --plain):",
+        ));
         for (i, action) in legal.iter().enumerate() {
-            lines.push(Line::raw(format!("  [{}] {action}", i + 1)));
+            lines.push(Line::raw(format!(
+                "  [{}] {}",
+                i + 1,
+                fill::describe(action)
+            )));
         }
     }
     frame.render_widget(

@@ -43,6 +43,14 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     let view = screen.tracker.view();
     match view {
         None => frame.render_widget(Paragraph::new("waiting for the battle's view..."), body),
+        Some(v) if v["game"].is_null() => frame.render_widget(
+            Paragraph::new(
+                "waiting for players: the battle starts when every seat is taken \
+                 (each player brings their own setup, such as a deck)",
+            )
+            .wrap(Wrap { trim: true }),
+            body,
+        ),
         Some(v) if v["ruleset"] == "synergy" => synergy::draw(frame, body, screen.tracker),
         Some(_) => generic::draw(frame, body, screen.tracker),
     }

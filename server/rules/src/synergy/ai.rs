@@ -69,7 +69,7 @@ pub fn decide(battle: &Battle, seat: Seat) -> Option<(Action, Reason)> {
     let side = &battle.sides[seat];
     let foe = &battle.sides[1 - seat];
     if side.energy == 0 {
-        return Some((Action::EndTurn, Reason::EndTurn));
+        return Some((Action::EndTurn {}, Reason::EndTurn));
     }
     let playable: Vec<&Card> = side
         .zones
@@ -84,7 +84,14 @@ pub fn decide(battle: &Battle, seat: Seat) -> Option<(Action, Reason)> {
             .filter_map(|(i, card)| damage_now(side, card).map(|d| (i, d)))
     };
     let lethal = best(attacks().filter(|&(_, d)| d.saturating_sub(foe.block) >= foe.hp));
-    let pick = |i: usize, reason| Some((Action::Play(playable[i].id), reason));
+    let pick = |i: usize, reason| {
+        Some((
+            Action::PlayCard {
+                card: playable[i].id,
+            },
+            reason,
+        ))
+    };
     if let Some((i, _)) = lethal {
         return pick(i, Reason::Lethal);
     }
@@ -103,7 +110,7 @@ pub fn decide(battle: &Battle, seat: Seat) -> Option<(Action, Reason)> {
     if !playable.is_empty() {
         return pick(0, Reason::FirstPlayable);
     }
-    Some((Action::EndTurn, Reason::EndTurn))
+    Some((Action::EndTurn {}, Reason::EndTurn))
 }
 
 /// The Automaton's action for `seat`, if `seat` must act.

@@ -5,7 +5,8 @@
 //! always gives the same numbers.
 
 /// A card's type (spec section 4): attacks score 10, skills score 8 (section 9.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CardType {
     /// Deals damage.
     Attack,
@@ -31,8 +32,8 @@ impl CardType {
     }
 }
 
-/// The four sigils of spec section 5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The four sigils of spec section 5, shown in views by their capitalised names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Sigil {
     /// Synergy: +3 final attack damage.
     Flame,

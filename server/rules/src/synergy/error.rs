@@ -26,9 +26,6 @@ pub enum SynergyError {
     /// The battle is over.
     #[error("the battle is over")]
     GameOver,
-    /// The action is not a shape these rules understand.
-    #[error("{0}")]
-    BadAction(String),
     /// The state machine does not allow this jump (spec 8.3).
     #[error("invalid state transition from {from} to {to}")]
     InvalidTransition {
@@ -43,7 +40,6 @@ impl From<SynergyError> for RuleError {
     fn from(err: SynergyError) -> Self {
         match err {
             SynergyError::NotYourTurn(seat) => RuleError::NotYourTurn(seat),
-            SynergyError::BadAction(msg) => RuleError::BadAction(msg),
             SynergyError::GameOver => RuleError::GameOver,
             other @ (SynergyError::NoSuchCard(_)
             | SynergyError::NotEnoughEnergy { .. }

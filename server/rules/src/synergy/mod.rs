@@ -25,15 +25,25 @@ mod tests_cards;
 #[cfg(test)]
 mod tests_decisions;
 #[cfg(test)]
+mod tests_golden;
+#[cfg(test)]
 mod tests_options;
 #[cfg(test)]
 mod tests_p0;
 
 use battle_protocol::Seat;
-use serde_json::Value;
+use serde::Serialize;
 
-use crate::ruleset::{OptionsError, Outcome, RuleError, Ruleset, ViewValue, Viewer};
-use options::{Mode, Options};
+use crate::entry::{RulesetEntry, Sample};
+use crate::error::SetupError;
+use crate::game::Game;
+use crate::legal::Legal;
+use crate::prompt::Prompt;
+use crate::ruleset::Outcome;
+use crate::view::Viewer;
+use error::SynergyError;
+use options::{Mode, Options, Setup};
+use play::Action;
 pub use state::Battle;
 
 /// Player-side HP (spec 3.1); both sides in PvP.
@@ -51,65 +61,97 @@ pub const HAND_LIMIT: usize = 8;
 /// Most rounds a battle lasts (our decision: guarantees the battle ends).
 pub const ROUND_LIMIT: u32 = 40;
 
-/// One line for `welcome`: the game and its options.
-pub const SUMMARY: &str =
-    "Synergy Turn Card Battle: play Flame, Leaf, Gear and Void cards; two of a \
-     sigil in a turn trigger its synergy, all four double the turn's score. Options: mode \
-     \"pve\" (default, vs the Training Automaton) or \"pvp\"; deck and, in pvp, opponent_deck: \
-     5 to 12 card ids C001..C010.";
+/// The ruleset's entry in the catalog.
+pub const ENTRY: RulesetEntry = RulesetEntry::of::<Battle>();
 
-/// Builds a battle from `create` options and a seed.
-pub fn build(options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, OptionsError> {
-    let options = Options::parse(options)?;
-    Ok(Box::new(Battle::new(&options, seed)))
-}
+/// The prompt of the seat whose turn it is.
+const TURN_PROMPT: &str = "Your turn: play cards (3 energy) or end the turn.";
 
-impl Ruleset for Battle {
-    fn id(&self) -> &'static str {
-        "synergy"
-    }
+impl Game for Battle {
+    type Options = Options;
+    type Setup = Setup;
+    type Action = Action;
+    type Error = SynergyError;
 
-    fn seat_count(&self) -> usize {
+    const ID: &'static str = "synergy";
+    const VERSION: u32 = 1;
+    const SUMMARY: &'static str =
+        "Synergy Turn Card Battle: play Flame, Leaf, Gear and Void cards; two of a sigil in a \
+         turn trigger its synergy, all four double the turn's score. Options: mode \"pve\" \
+         (default, vs the Training Automaton) or \"pvp\". Setup (join): deck, 5 to 12 card \
+         ids C001..C010.";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const SAMPLES: &'static [Sample] = &[
+        Sample {
+            name: "pve",
+            about: "one person against the Training Automaton",
+            options: r#"{"mode": "pve"}"#,
+            // Small deck with duplicates: reshuffles every turn.
+            setups: &[
+                r#"{"deck": ["C005", "C010", "C005", "C010", "C001", "C002", "C003", "C004"]}"#,
+            ],
+        },
+        Sample {
+            name: "pvp",
+            about: "two people",
+            options: r#"{"mode": "pvp"}"#,
+            setups: &[
+                r#"{"deck": ["C008", "C008", "C004", "C007", "C001"]}"#,
+                r#"{"deck": ["C001", "C002", "C003", "C004", "C005", "C006", "C007", "C008", "C009", "C010", "C010", "C005"]}"#,
+            ],
+        },
+    ];
+    /// 40 rounds of two turns, each at most 3 actions (the third play ends the turn).
+    const MAX_STEPS: usize = 40 * 2 * 3;
+
+    fn seat_count(_options: &Options) -> usize {
         2
     }
 
-    fn engine_seats(&self) -> Vec<Seat> {
-        match self.mode {
+    fn engine_seats(options: &Options) -> Vec<Seat> {
+        match options.mode {
             Mode::Pve => vec![1],
             Mode::Pvp => Vec::new(),
         }
+    }
+
+    fn check_setup(options: &Options, seat: Seat, setup: &Setup) -> Result<(), SetupError> {
+        setup.deck(options.mode, seat).map(drop)
+    }
+
+    fn start(options: Options, seed: u64, setups: Vec<Setup>) -> Battle {
+        // Every setup passed `check_setup` when its seat was set up, so none is refused here.
+        let decks = [0, 1].map(|seat| {
+            setups
+                .get(seat)
+                .and_then(|setup| setup.deck(options.mode, seat).ok())
+                .unwrap_or_else(options::pool_deck)
+        });
+        Battle::new(options.mode, decks, seed)
     }
 
     fn to_act(&self) -> Vec<Seat> {
         self.active_seat().into_iter().collect()
     }
 
-    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        self.legal(seat)
-            .into_iter()
-            .map(play::Action::to_json)
-            .collect()
+    fn legal(&self, seat: Seat) -> Vec<Legal<Action>> {
+        self.legal_actions(seat)
     }
 
-    fn legal_view(&self, seat: Seat) -> ViewValue {
-        ViewValue::List(
-            self.legal(seat)
-                .into_iter()
-                .map(play::Action::to_view)
-                .collect(),
-        )
+    fn prompt(&self, seat: Seat) -> Option<Prompt> {
+        (self.active_seat() == Some(seat)).then(|| Prompt::new("turn", TURN_PROMPT))
     }
 
-    fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError> {
-        self.act(seat, action).map_err(RuleError::from)
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), SynergyError> {
+        self.act(seat, action)
     }
 
-    fn ai_action(&self, seat: Seat) -> Option<Value> {
-        ai::choose(self, seat).map(play::Action::to_json)
+    fn ai_action(&self, seat: Seat) -> Option<Action> {
+        ai::choose(self, seat)
     }
 
-    fn view_all(&self) -> ViewValue {
-        Battle::view_all(self)
+    fn view(&self) -> impl Serialize + '_ {
+        self.view_all()
     }
 
     /// Every line of the synergy log is public: the same for every viewer.

@@ -1,152 +1,80 @@
-//! The `create` options of a synergy battle: mode and decks, validated with a clear message
-//! for every refusal.
+//! What a synergy battle is created with (the mode) and what each player brings to a seat
+//! (a deck), with the checks that refuse anything else in a sentence that names the problem.
 
-use serde_json::Value;
+use battle_protocol::Seat;
+use serde::{Deserialize, Serialize};
 
 use super::cards::{self, CardDef, POOL};
-use crate::ruleset::OptionsError;
+use crate::error::SetupError;
 
-/// Fewest cards a configured deck may hold: one opening hand.
+/// Fewest cards a deck may hold: one opening hand.
 pub const MIN_DECK: usize = 5;
 /// Most cards a deck may hold (spec metadata: maximum 12).
 pub const MAX_DECK: usize = 12;
 
 /// Who plays the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// A person (seat 0) against the Training Automaton (seat 1).
+    #[default]
     Pve,
     /// Two people.
     Pvp,
 }
 
-impl Mode {
-    /// The option value and view value: "pve" or "pvp".
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Pve => "pve",
-            Mode::Pvp => "pvp",
-        }
-    }
-}
-
-/// Validated options.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The `create` options: `{"mode": "pve" | "pvp"}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Options {
-    /// PvE or PvP.
+    /// PvE (default) or PvP.
+    #[serde(default)]
     pub mode: Mode,
-    /// Seat 0's deck, in the order given (it is shuffled at battle start).
-    pub deck: Vec<&'static CardDef>,
-    /// Seat 1's deck.
-    pub opponent_deck: Vec<&'static CardDef>,
 }
 
-const KEYS: [&str; 3] = ["mode", "deck", "opponent_deck"];
+/// What a player brings to a seat with `join`: `{"deck": ["C001", ...]}`, 5 to 12 card ids
+/// (duplicates allowed). Without a deck the seat plays the pool, each card once.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Card ids, in the order given (the deck is shuffled when the battle starts).
+    #[serde(default)]
+    pub deck: Option<Vec<String>>,
+}
 
 /// The default deck: each pool card once (also the Training Automaton's fixed deck, spec 7.1).
 pub fn pool_deck() -> Vec<&'static CardDef> {
     POOL.iter().collect()
 }
 
-impl Options {
-    /// Reads options; JSON `null` and `{}` both mean every default.
-    pub fn parse(value: &Value) -> Result<Options, OptionsError> {
-        let empty = serde_json::Map::new();
-        let map = match value {
-            Value::Null => &empty,
-            Value::Object(map) => map,
-            other => {
-                return Err(err(format!(
-                    "options must be a JSON object (or null), not {}",
-                    kind_of(other)
-                )))
-            }
+impl Setup {
+    /// The deck this setup plays, or why it is refused. `seat` and `mode` decide whether a
+    /// deck may be chosen at all: the Training Automaton always plays the pool.
+    pub fn deck(&self, mode: Mode, seat: Seat) -> Result<Vec<&'static CardDef>, SetupError> {
+        let err = |text: String| Err(SetupError(text));
+        let Some(ids) = &self.deck else {
+            return Ok(pool_deck());
         };
-        if let Some(key) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            return Err(err(format!(
-                "unknown option \"{key}\"; the options are mode, deck and opponent_deck"
-            )));
+        if mode == Mode::Pve && seat == 1 {
+            return err(
+                "the Training Automaton always plays the fixed 10-card pool (spec 7.1)".into(),
+            );
         }
-        let mode = match map.get("mode") {
-            None => Mode::Pve,
-            Some(Value::String(s)) if s == "pve" => Mode::Pve,
-            Some(Value::String(s)) if s == "pvp" => Mode::Pvp,
-            Some(Value::String(s)) => {
-                return Err(err(format!(
-                    "unknown mode \"{s}\"; mode must be \"pve\" or \"pvp\""
-                )))
-            }
-            Some(other) => {
-                return Err(err(format!(
-                    "mode must be the string \"pve\" or \"pvp\", not {}",
-                    kind_of(other)
-                )))
-            }
-        };
-        let deck = match map.get("deck") {
-            None => pool_deck(),
-            Some(v) => parse_deck("deck", v)?,
-        };
-        let opponent_deck = match (mode, map.get("opponent_deck")) {
-            (_, None) => pool_deck(),
-            (Mode::Pve, Some(_)) => {
-                return Err(err(
-                    "opponent_deck is only allowed with mode \"pvp\": in PvE the Training \
-                     Automaton always plays the fixed 10-card pool (spec 7.1)"
-                        .to_string(),
-                ))
-            }
-            (Mode::Pvp, Some(v)) => parse_deck("opponent_deck", v)?,
-        };
-        Ok(Options {
-            mode,
-            deck,
-            opponent_deck,
-        })
-    }
-}
-
-fn parse_deck(key: &str, value: &Value) -> Result<Vec<&'static CardDef>, OptionsError> {
-    let Value::Array(items) = value else {
-        return Err(err(format!(
-            "{key} must be an array of card ids such as \"C001\", not {}",
-            kind_of(value)
-        )));
-    };
-    if items.len() < MIN_DECK || items.len() > MAX_DECK {
-        return Err(err(format!(
-            "{key} has {} cards; a deck must hold {MIN_DECK} to {MAX_DECK} cards",
-            items.len()
-        )));
-    }
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::String(id) => cards::find(id).ok_or_else(|| {
-                err(format!(
-                    "{key}[{i}] is \"{id}\", which is not a card; the cards are C001 to C010"
-                ))
-            }),
-            other => Err(err(format!(
-                "{key}[{i}] must be a card id string such as \"C001\", not {}",
-                kind_of(other)
-            ))),
-        })
-        .collect()
-}
-
-fn err(msg: String) -> OptionsError {
-    OptionsError(msg)
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        if !(MIN_DECK..=MAX_DECK).contains(&ids.len()) {
+            return err(format!(
+                "the deck has {} cards; a deck must hold {MIN_DECK} to {MAX_DECK} cards",
+                ids.len()
+            ));
+        }
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| {
+                cards::find(id).ok_or_else(|| {
+                    SetupError(format!(
+                        "deck[{i}] is \"{id}\", which is not a card; the cards are C001 to C010"
+                    ))
+                })
+            })
+            .collect()
     }
 }

@@ -1,81 +1,33 @@
-//! Actions: their JSON shapes, full validation before any change, and the resolution of a
+//! Actions: their typed shapes, full validation before any change, and the resolution of a
 //! played card (synergy, full spectrum, effect, score, draws, discard, automatic turn end).
 
 use battle_protocol::Seat;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 use super::cards::{EffectContext, EffectKind, Sigil, GEAR_SYNERGY_DRAW};
 use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
 use super::state::{Battle, Phase};
-use crate::view::value::ViewValue;
+use crate::legal::Legal;
 
-/// One decision of the acting side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One decision of the acting side: `{"kind": "play_card", "card": <instance id>}` or
+/// `{"kind": "end_turn"}`; any other shape (extra keys included) is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    /// `{"kind": "play_card", "card": <instance id>}`.
-    Play(u32),
-    /// `{"kind": "end_turn"}`.
-    EndTurn,
-}
-
-impl Action {
-    /// The action as shown in a view's legal actions.
-    pub fn to_view(self) -> ViewValue {
-        match self {
-            Action::Play(card) => {
-                ViewValue::object([("card", card.into()), ("kind", "play_card".into())])
-            }
-            Action::EndTurn => ViewValue::object([("kind", "end_turn".into())]),
-        }
-    }
-
-    /// The JSON sent as `act.action`.
-    pub fn to_json(self) -> Value {
-        self.to_view().to_value()
-    }
-
-    /// Reads an action, refusing any other shape (extra keys included).
-    pub fn parse(value: &Value) -> Result<Action, SynergyError> {
-        let bad = |msg: &str| SynergyError::BadAction(msg.to_string());
-        let Value::Object(map) = value else {
-            return Err(bad("an action must be a JSON object with a \"kind\""));
-        };
-        let kind = match map.get("kind") {
-            Some(Value::String(kind)) => kind.as_str(),
-            Some(_) => return Err(bad("\"kind\" must be a string")),
-            None => return Err(bad("the action has no \"kind\"")),
-        };
-        match kind {
-            "play_card" => {
-                if map.keys().any(|k| k != "kind" && k != "card") {
-                    return Err(bad("play_card takes only \"kind\" and \"card\""));
-                }
-                let card = map
-                    .get("card")
-                    .ok_or_else(|| bad("play_card needs \"card\": a card instance id"))?;
-                card.as_u64()
-                    .and_then(|id| u32::try_from(id).ok())
-                    .map(Action::Play)
-                    .ok_or_else(|| bad("\"card\" must be a card instance id (a whole number)"))
-            }
-            "end_turn" => {
-                if map.len() != 1 {
-                    return Err(bad("end_turn takes only \"kind\""));
-                }
-                Ok(Action::EndTurn)
-            }
-            other => Err(SynergyError::BadAction(format!(
-                "unknown action kind \"{other}\"; use \"play_card\" or \"end_turn\""
-            ))),
-        }
-    }
+    /// Play the card with this instance id from the hand.
+    PlayCard {
+        /// The card's instance id.
+        card: u32,
+    },
+    /// End the turn. (A struct variant, `{}`: serde refuses unknown fields only there.)
+    EndTurn {},
 }
 
 impl Battle {
     /// Every action `seat` may take now: one play per playable card in hand order, then
     /// ending the turn. Empty when it is not `seat`'s turn.
-    pub fn legal(&self, seat: Seat) -> Vec<Action> {
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Legal<Action>> {
         if self.active_seat() != Some(seat) {
             return Vec::new();
         }
@@ -84,23 +36,23 @@ impl Battle {
             .hand
             .iter()
             .filter(|card| card.def.cost <= side.energy)
-            .map(|card| Action::Play(card.id))
-            .chain(std::iter::once(Action::EndTurn))
+            .map(|card| Legal::Act(Action::PlayCard { card: card.id }))
+            .chain(std::iter::once(Legal::Act(Action::EndTurn {})))
             .collect()
     }
 
     /// Checks and applies one action by `seat`. Everything that can refuse is checked before
     /// the first change, so a refusal leaves the battle exactly as it was.
-    pub fn act(&mut self, seat: Seat, value: &Value) -> Result<(), SynergyError> {
+    pub fn act(&mut self, seat: Seat, action: Action) -> Result<(), SynergyError> {
         if self.phase == Phase::GameOver {
             return Err(SynergyError::GameOver);
         }
         if self.active_seat() != Some(seat) {
             return Err(SynergyError::NotYourTurn(seat));
         }
-        match Action::parse(value)? {
-            Action::EndTurn => self.end_turn(seat, false),
-            Action::Play(id) => {
+        match action {
+            Action::EndTurn {} => self.end_turn(seat, false),
+            Action::PlayCard { card: id } => {
                 let side = &self.sides[seat];
                 let pos = side
                     .zones

@@ -6,9 +6,10 @@ use battle_protocol::Seat;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::cards::CardDef;
 use super::deck::instances;
 use super::error::SynergyError;
-use super::options::{Mode, Options};
+use super::options::Mode;
 use super::score::{self, Verdict};
 use super::side::Side;
 use super::{ENEMY_HP, OPENING_DRAW, PLAYER_HP, ROUND_LIMIT, TURN_DRAW};
@@ -27,8 +28,9 @@ pub const STATE_GAME_OVER: &str = "gameOver";
 /// First instance id of each seat's cards.
 pub const FIRST_CARD_ID: [u32; 2] = [1, 101];
 
-/// The one active state of the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The one active state of the battle, shown in views by its state name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Phase {
     /// [`STATE_READY`].
     Ready,
@@ -120,31 +122,24 @@ pub struct Battle {
 }
 
 impl Battle {
-    /// Sets up a battle from validated options: decks shuffled with the seed, both opening
-    /// hands drawn in `ready`, then the first player turn begins.
-    pub fn new(options: &Options, seed: u64) -> Battle {
+    /// Sets up a battle from its mode and each seat's checked deck: decks shuffled with the
+    /// seed (seat 0's first), both opening hands drawn in `ready`, then the first player turn
+    /// begins.
+    pub fn new(mode: Mode, decks: [Vec<&'static CardDef>; 2], seed: u64) -> Battle {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (names, enemy_hp) = match options.mode {
+        let (names, enemy_hp) = match mode {
             Mode::Pve => (["Player", "Training Automaton"], ENEMY_HP),
             Mode::Pvp => (["Player 1", "Player 2"], PLAYER_HP),
         };
         let mut sides = [
-            Side::new(
-                names[0],
-                PLAYER_HP,
-                instances(&options.deck, FIRST_CARD_ID[0]),
-            ),
-            Side::new(
-                names[1],
-                enemy_hp,
-                instances(&options.opponent_deck, FIRST_CARD_ID[1]),
-            ),
+            Side::new(names[0], PLAYER_HP, instances(&decks[0], FIRST_CARD_ID[0])),
+            Side::new(names[1], enemy_hp, instances(&decks[1], FIRST_CARD_ID[1])),
         ];
         for side in &mut sides {
             rand::seq::SliceRandom::shuffle(side.zones.draw.as_mut_slice(), &mut rng);
         }
         let mut battle = Battle {
-            mode: options.mode,
+            mode,
             phase: Phase::Ready,
             round: 0,
             log: Vec::new(),

@@ -11,7 +11,10 @@ use super::options::{Mode, Options};
 use super::side::Side;
 use super::state::{Battle, Phase, FIRST_CARD_ID};
 use super::{ENEMY_HP, ENERGY_PER_TURN, PLAYER_HP};
-use crate::ruleset::{Ruleset, Viewer};
+use crate::game::Game;
+use crate::ruleset::RuleError;
+use crate::typed::{apply_json, Typed};
+use crate::view::{to_view, ViewValue, Viewer};
 
 /// An exact battle state to start a test from.
 pub(crate) struct Scenario {
@@ -158,12 +161,68 @@ impl Scenario {
     }
 }
 
-/// A real battle from JSON options.
+/// A real battle from JSON options, every seat with the default setup.
 pub(crate) fn battle(options: Value, seed: u64) -> Battle {
-    Battle::new(
-        &Options::parse(&options).expect("test options are valid"),
-        seed,
-    )
+    battle_with(options, [Value::Null, Value::Null], seed)
+}
+
+/// A real battle from JSON options and each seat's JSON setup, started as the server
+/// starts one: built from the options, then each seat set up in order.
+pub(crate) fn battle_with(options: Value, setups: [Value; 2], seed: u64) -> Battle {
+    use crate::ruleset::Ruleset;
+    let mut typed = Typed::<Battle>::new(&options, seed).expect("test options are valid");
+    for (seat, setup) in setups.iter().enumerate() {
+        typed
+            .setup(seat, Some(setup))
+            .expect("test setups are valid");
+    }
+    typed.game().expect("every seat is set up").clone()
+}
+
+/// The options a battle of `mode` was built with.
+pub(crate) fn options(mode: Mode) -> Options {
+    Options { mode }
+}
+
+/// What the server's [`Typed`] layer does with JSON, on a battle built by a test.
+pub(crate) trait Json {
+    /// Apply a JSON action as the server does (parse, then [`Game::apply`]).
+    fn act_json(&mut self, seat: usize, action: &Value) -> Result<(), RuleError>;
+    /// The legal actions as JSON.
+    fn legal_json(&self, seat: usize) -> Vec<Value>;
+    /// The Automaton's move as JSON.
+    fn ai_json(&self, seat: usize) -> Option<Value>;
+    /// The view `viewer` receives (without the log).
+    fn seen_by(&self, viewer: Viewer) -> ViewValue;
+}
+
+impl Json for Battle {
+    fn act_json(&mut self, seat: usize, action: &Value) -> Result<(), RuleError> {
+        apply_json(self, seat, action)
+    }
+
+    fn legal_json(&self, seat: usize) -> Vec<Value> {
+        self.legal_actions(seat)
+            .iter()
+            .map(|a| serde_json::to_value(a).expect("actions serialize"))
+            .collect()
+    }
+
+    fn ai_json(&self, seat: usize) -> Option<Value> {
+        self.ai_action(seat)
+            .map(|a| serde_json::to_value(a).expect("actions serialize"))
+    }
+
+    fn seen_by(&self, viewer: Viewer) -> ViewValue {
+        to_view(&self.view_all())
+            .expect("synergy views build")
+            .project(viewer)
+    }
+}
+
+/// The setup `{"deck": ids}`.
+pub(crate) fn deck(ids: &[&str]) -> Value {
+    json!({ "deck": ids })
 }
 
 impl Battle {
@@ -191,13 +250,13 @@ impl Battle {
             .find(|c| c.def.id == card)
             .map(|c| c.id)
             .unwrap_or_else(|| panic!("{card} is not in seat {seat}'s hand"));
-        self.act(seat, &json!({"kind": "play_card", "card": id}))
+        self.act_json(seat, &json!({"kind": "play_card", "card": id}))
             .unwrap_or_else(|e| panic!("playing {card} was refused: {e}"));
     }
 
     /// Ends `seat`'s turn.
     pub(crate) fn pass(&mut self, seat: usize) {
-        self.act(seat, &json!({"kind": "end_turn"}))
+        self.act_json(seat, &json!({"kind": "end_turn"}))
             .unwrap_or_else(|e| panic!("end_turn was refused: {e}"));
     }
 
@@ -209,9 +268,9 @@ impl Battle {
     /// Every view: seat 0, seat 1, spectator.
     pub(crate) fn all_views(&self) -> [Value; 3] {
         [
-            self.view(Viewer::Seat(0)).to_value(),
-            self.view(Viewer::Seat(1)).to_value(),
-            self.view(Viewer::Spectator).to_value(),
+            self.seen_by(Viewer::Seat(0)).to_value(),
+            self.seen_by(Viewer::Seat(1)).to_value(),
+            self.seen_by(Viewer::Spectator).to_value(),
         ]
     }
 }

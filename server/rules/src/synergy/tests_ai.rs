@@ -4,8 +4,9 @@ use super::ai::{decide, Reason};
 use super::cards::Sigil;
 use super::play::Action;
 use super::state::{Battle, Phase};
+use super::testkit::Json;
 use super::testkit::{battle, Scenario};
-use crate::ruleset::Ruleset;
+use crate::game::Game;
 
 /// The automaton (seat 1) to act with `hand` and `hp`, the player at `player_hp`/`block`.
 fn enemy(hand: &[&'static str], hp: u32, player_hp: u32, player_block: u32) -> Battle {
@@ -21,7 +22,7 @@ fn enemy(hand: &[&'static str], hp: u32, player_hp: u32, player_block: u32) -> B
 /// The card id chosen for seat 1 and why.
 fn choice(b: &Battle) -> (&'static str, Reason) {
     match decide(b, 1).expect("seat 1 must act") {
-        (Action::Play(id), reason) => {
+        (Action::PlayCard { card: id }, reason) => {
             let card = b.sides[1]
                 .zones
                 .hand
@@ -30,14 +31,14 @@ fn choice(b: &Battle) -> (&'static str, Reason) {
                 .expect("the automaton picks from its hand");
             (card.def.id, reason)
         }
-        (Action::EndTurn, reason) => ("end_turn", reason),
+        (Action::EndTurn {}, reason) => ("end_turn", reason),
     }
 }
 
 /// Position in hand of the chosen card.
 fn chosen_position(b: &Battle) -> usize {
     match decide(b, 1) {
-        Some((Action::Play(id), _)) => b
+        Some((Action::PlayCard { card: id }, _)) => b
             .hand_ids(1)
             .iter()
             .position(|&x| x == id)
@@ -120,7 +121,7 @@ fn s7_2_only_the_acting_seat_gets_a_choice() {
     assert!(b.ai_action(5).is_none());
     // With no energy left (a constructed state) the automaton ends its turn.
     let b = Scenario::pve().hand(0, &["C001"]).energy(0).build();
-    assert_eq!(decide(&b, 0), Some((Action::EndTurn, Reason::EndTurn)));
+    assert_eq!(decide(&b, 0), Some((Action::EndTurn {}, Reason::EndTurn)));
 }
 
 #[test]
@@ -130,9 +131,9 @@ fn s7_2_automaton_plays_whole_battles_to_the_end() {
         let mut steps = 0;
         while b.outcome().is_none() {
             let seat = b.to_act()[0];
-            let action = b.ai_action(seat).expect("the acting seat has a move");
-            assert!(b.legal_actions(seat).contains(&action));
-            b.apply(seat, &action).expect("legal");
+            let action = b.ai_json(seat).expect("the acting seat has a move");
+            assert!(b.legal_json(seat).contains(&action));
+            b.act_json(seat, &action).expect("legal");
             steps += 1;
             assert!(steps <= 40 * 8, "seed {seed}: too many steps");
         }

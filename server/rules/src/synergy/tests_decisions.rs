@@ -5,9 +5,12 @@ use serde_json::json;
 use super::deck::instances;
 use super::options::Mode;
 use super::state::Phase;
-use super::testkit::{battle, Scenario};
+use super::testkit::Json;
+use super::testkit::{battle, battle_with, deck, options, Scenario};
+use super::Battle;
 use super::{cards, deck::Zones};
-use crate::ruleset::{Ruleset, Viewer};
+use crate::game::Game;
+use crate::view::Viewer;
 
 #[test]
 fn decision_first_turn_uses_the_opening_hand() {
@@ -279,19 +282,20 @@ fn decision_void_echo_never_takes_block_below_0() {
 
 #[test]
 fn decision_pvp_mode() {
-    let mut b = battle(
-        json!({"mode": "pvp", "deck": vec!["C001"; 6], "opponent_deck": vec!["C006"; 12]}),
+    let mut b = battle_with(
+        json!({"mode": "pvp"}),
+        [deck(&["C001"; 6]), deck(&["C006"; 12])],
         9,
     );
     assert_eq!(b.mode, Mode::Pvp);
-    assert!(b.engine_seats().is_empty());
+    assert!(Battle::engine_seats(&options(Mode::Pvp)).is_empty());
     assert_eq!([b.sides[0].hp, b.sides[1].hp], [60, 60]);
     assert_eq!([b.sides[0].name, b.sides[1].name], ["Player 1", "Player 2"]);
     assert_eq!([b.sides[0].deck_size, b.sides[1].deck_size], [6, 12]);
     assert_eq!(b.to_act(), vec![0]);
     assert!(b.ai_action(1).is_none());
-    let action = b.ai_action(0).expect("the automaton can play any seat");
-    assert!(b.legal_actions(0).contains(&action));
+    let action = b.ai_json(0).expect("the automaton can play any seat");
+    assert!(b.legal_json(0).contains(&action));
     b.pass(0);
     assert_eq!(b.to_act(), vec![1]);
     assert!(b.ai_action(1).is_some());
@@ -317,22 +321,19 @@ fn decision_pvp_mode() {
 #[test]
 fn pve_engine_seat_and_ai_for_any_seat() {
     let b = battle(json!({}), 2);
-    assert_eq!(b.engine_seats(), vec![1]);
+    assert_eq!(Battle::engine_seats(&options(Mode::Pve)), vec![1]);
     assert_eq!([b.sides[0].hp, b.sides[1].hp], [60, 70]);
     assert_eq!(
         [b.sides[0].name, b.sides[1].name],
         ["Player", "Training Automaton"]
     );
     assert_eq!(b.to_act(), vec![0]);
-    let action = b.ai_action(0).expect("seat 0 must act");
-    assert!(b.legal_actions(0).contains(&action));
+    let action = b.ai_json(0).expect("seat 0 must act");
+    assert!(b.legal_json(0).contains(&action));
     assert!(b.ai_action(1).is_none());
-    assert!(b.legal_actions(1).is_empty());
-    assert_eq!(
-        b.legal_actions(0).last(),
-        Some(&json!({"kind": "end_turn"}))
-    );
-    assert_eq!(b.legal_actions(0).len(), 6);
+    assert!(b.legal_json(1).is_empty());
+    assert_eq!(b.legal_json(0).last(), Some(&json!({"kind": "end_turn"})));
+    assert_eq!(b.legal_json(0).len(), 6);
 }
 
 #[test]
@@ -366,4 +367,19 @@ fn views_hide_hands_and_pile_order() {
     assert!(!b.log(Viewer::Spectator).is_empty());
     assert_eq!(b.log(Viewer::Spectator), b.log(Viewer::Seat(0)));
     assert_eq!(b.log(Viewer::Seat(1)), b.log(Viewer::Seat(0)));
+}
+
+#[test]
+fn view_names_are_the_spec_names() {
+    use super::cards::{CardType, Sigil};
+    use super::state::Phase;
+    for phase in Phase::ALL {
+        assert_eq!(serde_json::to_value(phase).expect("names"), phase.as_str());
+    }
+    for sigil in Sigil::ALL {
+        assert_eq!(serde_json::to_value(sigil).expect("names"), sigil.as_str());
+    }
+    for kind in [CardType::Attack, CardType::Skill] {
+        assert_eq!(serde_json::to_value(kind).expect("names"), kind.as_str());
+    }
 }

@@ -8,8 +8,10 @@ use super::error::SynergyError;
 use super::options::Mode;
 use super::score::card_score;
 use super::state::{allowed, Phase, TRANSITIONS};
+use super::testkit::Json;
 use super::testkit::{battle, Scenario};
-use crate::ruleset::{RuleError, Ruleset};
+use crate::game::Game;
+use crate::ruleset::RuleError;
 
 #[test]
 fn s12_p0_1_state_transitions_only_in_allowed_order() {
@@ -45,8 +47,8 @@ fn s12_p0_1_state_transitions_only_in_allowed_order() {
     assert_eq!(b.sides[1].zones.hand.len(), 5);
     // No duplicate end turn: the player's turn is over.
     assert_eq!(
-        b.act(0, &json!({"kind": "end_turn"})),
-        Err(SynergyError::NotYourTurn(0))
+        b.act_json(0, &json!({"kind": "end_turn"})),
+        Err(SynergyError::NotYourTurn(0).into())
     );
     b.pass(1);
     assert_eq!(b.phase, Phase::PlayerTurn);
@@ -250,7 +252,7 @@ fn s12_p0_5_block_absorbs_then_depletes() {
         "block lasts through the opponent's turn"
     );
     let cog = b.hand_ids(1)[0];
-    b.act(1, &json!({"kind": "play_card", "card": cog}))
+    b.act_json(1, &json!({"kind": "play_card", "card": cog}))
         .unwrap();
     assert_eq!((b.sides[0].block, b.sides[0].hp), (2, 60));
     b.pass(1);
@@ -291,12 +293,13 @@ fn s12_p0_7_score_updates_only_on_resolution() {
     let mut steps = 0;
     while b.phase != Phase::GameOver {
         let seat = b.active_seat().expect("someone acts until game over");
-        let action = b.ai_action(seat).expect("the acting seat has a move");
+        let action = b.ai_json(seat).expect("the acting seat has a move");
         let before = [b.sides[0].score, b.sides[1].score];
         // A refused action changes no score.
-        let _ = b.act(1 - seat, &action);
+        let _ = b.act_json(1 - seat, &action);
         assert_eq!([b.sides[0].score, b.sides[1].score], before);
-        b.apply(seat, &action).expect("the automaton plays legally");
+        b.act_json(seat, &action)
+            .expect("the automaton plays legally");
         let after = [b.sides[0].score, b.sides[1].score];
         assert_eq!(
             after[1 - seat],
@@ -333,7 +336,7 @@ fn refused_actions_leave_the_battle_unchanged() {
     ];
     for (seat, action, expected) in attempts {
         let before = (format!("{b:?}"), b.all_views());
-        assert_eq!(b.apply(seat, &action), Err(expected));
+        assert_eq!(b.act_json(seat, &action), Err(expected));
         assert_eq!((format!("{b:?}"), b.all_views()), before);
     }
     let illegal = [
@@ -358,7 +361,7 @@ fn refused_actions_leave_the_battle_unchanged() {
     ];
     for action in illegal.iter().chain(malformed.iter()) {
         let before = (format!("{b:?}"), b.all_views());
-        let err = b.apply(0, action).expect_err("refused");
+        let err = b.act_json(0, action).expect_err("refused");
         assert!(
             matches!(err, RuleError::Illegal(_) | RuleError::BadAction(_)),
             "{action}: {err:?}"
@@ -366,14 +369,17 @@ fn refused_actions_leave_the_battle_unchanged() {
         assert_eq!((format!("{b:?}"), b.all_views()), before, "{action}");
     }
     for action in malformed {
-        assert!(matches!(b.apply(0, &action), Err(RuleError::BadAction(_))));
+        assert!(matches!(
+            b.act_json(0, &action),
+            Err(RuleError::BadAction(_))
+        ));
     }
     // No energy left for a card still in hand.
     let mut b = Scenario::pve().hand(0, &["C001"]).energy(0).build();
     let id = b.hand_ids(0)[0];
     let before = (format!("{b:?}"), b.all_views());
     assert!(matches!(
-        b.apply(0, &json!({"kind": "play_card", "card": id})),
+        b.act_json(0, &json!({"kind": "play_card", "card": id})),
         Err(RuleError::Illegal(msg)) if msg.contains("energy")
     ));
     assert_eq!((format!("{b:?}"), b.all_views()), before);
@@ -393,11 +399,11 @@ fn refused_actions_leave_the_battle_unchanged() {
     let before = (format!("{b:?}"), b.all_views());
     for seat in [0, 1] {
         assert_eq!(
-            b.apply(seat, &json!({"kind": "end_turn"})),
+            b.act_json(seat, &json!({"kind": "end_turn"})),
             Err(RuleError::GameOver)
         );
         assert_eq!(
-            b.apply(seat, &json!({"kind": "nonsense"})),
+            b.act_json(seat, &json!({"kind": "nonsense"})),
             Err(RuleError::GameOver)
         );
     }

@@ -1,95 +1,154 @@
-//! The JSON view, built once for every viewer. A hand is marked for its own seat alone (so
-//! only that seat is ever sent it); draw and discard piles are only counts; the log names no
-//! card that a viewer cannot see. Keys are stable and the log
-//! only grows, so successive views diff into small patches.
+//! The view, built once for every viewer from plain structs. A hand is marked for its own
+//! seat alone (so only that seat is ever sent it); draw and discard piles are only counts; the
+//! log names no card that a viewer cannot see. Keys are stable and the log only grows, so
+//! successive views diff into small patches.
 
-use super::cards::Sigil;
+use battle_protocol::Seat;
+use serde::Serialize;
+
+use super::cards::{CardType, Sigil};
 use super::deck::Card;
+use super::options::Mode;
 use super::side::Side;
-use super::state::Battle;
+use super::state::{Battle, Phase};
 use super::ROUND_LIMIT;
-use crate::view::value::{Key, ViewValue};
-use crate::view::viewers::Viewers;
+use crate::view::{literal, Only};
 
-fn card_view(side: &Side, card: &Card) -> ViewValue {
-    let def = card.def;
-    ViewValue::object([
-        ("card", def.id.into()),
-        ("cost", def.cost.into()),
-        ("id", card.id.into()),
-        ("name", def.name.into()),
-        ("sigil", def.sigil.as_str().into()),
-        ("synergy", side.would_synergize(def.sigil).into()),
-        ("type", def.kind.as_str().into()),
-        ("value", def.value.into()),
-    ])
+/// The whole battle as every viewer sees it (each hand marked for its seat).
+#[derive(Serialize)]
+pub struct BattleView<'a> {
+    /// The seat whose turn it is.
+    active: Option<Seat>,
+    mode: Mode,
+    result: Option<ResultView<'a>>,
+    round: u32,
+    round_limit: u32,
+    sides: [SideView; 2],
+    state: Phase,
 }
 
-fn side_view(side: &Side, seat: usize) -> ViewValue {
-    let count = |sigil: Sigil| ViewValue::from(side.sigil_count(sigil));
-    let sigils = ViewValue::object([
-        ("Flame", count(Sigil::Flame)),
-        ("Gear", count(Sigil::Gear)),
-        ("Leaf", count(Sigil::Leaf)),
-        ("Void", count(Sigil::Void)),
-    ]);
-    let hand = ViewValue::List(
-        side.zones
-            .hand
-            .iter()
-            .map(|card| card_view(side, card))
-            .collect(),
-    );
-    // Built as the object's own pairs (one allocation); keys in sorted order.
-    let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(15);
-    let mut put = |key: &'static str, value: ViewValue| pairs.push((Key::Borrowed(key), value));
-    put("block", side.block.into());
-    put("deck_size", side.deck_size.into());
-    put("discard_count", side.zones.discard.len().into());
-    put("draw_count", side.zones.draw.len().into());
-    put("energy", side.energy.into());
-    put("focus", side.focus.into());
-    // Only the side's own seat sees its hand; the key sits where a sorted map keeps it.
-    put("hand", ViewValue::Only(Viewers::seat(seat), Box::new(hand)));
-    put("hand_count", side.zones.hand.len().into());
-    put("hp", side.hp.into());
-    put("max_hp", side.max_hp.into());
-    put("name", side.name.into());
-    put("score", side.score.into());
-    put("sigils", sigils);
-    put("spectrum_bonus_taken", side.spectrum_taken.into());
-    put("turn_multiplier", side.multiplier.into());
-    ViewValue::Object(pairs)
+/// The settled result.
+#[derive(Serialize)]
+struct ResultView<'a> {
+    final_scores: [u32; 2],
+    summary: &'a str,
+    winner: Option<Seat>,
+}
+
+/// One side: everything public, and its hand for its own seat only.
+#[derive(Serialize)]
+struct SideView {
+    block: u32,
+    deck_size: usize,
+    discard_count: usize,
+    draw_count: usize,
+    energy: u32,
+    focus: u32,
+    hand: Only<Vec<CardView>>,
+    hand_count: usize,
+    hp: u32,
+    max_hp: u32,
+    #[serde(serialize_with = "literal")]
+    name: &'static str,
+    score: u32,
+    sigils: SigilCounts,
+    spectrum_bonus_taken: bool,
+    turn_multiplier: u32,
+}
+
+/// This turn's count of each sigil.
+#[derive(Serialize)]
+#[allow(non_snake_case)] // the keys are the sigils' names
+struct SigilCounts {
+    Flame: u32,
+    Gear: u32,
+    Leaf: u32,
+    Void: u32,
+}
+
+/// A card in its owner's hand.
+#[derive(Serialize)]
+struct CardView {
+    /// The pool id, e.g. "C001".
+    #[serde(serialize_with = "literal")]
+    card: &'static str,
+    cost: u32,
+    /// The instance id, which `play_card` names.
+    id: u32,
+    #[serde(serialize_with = "literal")]
+    name: &'static str,
+    sigil: Sigil,
+    /// Whether playing it now would trigger its sigil's synergy.
+    synergy: bool,
+    #[serde(rename = "type")]
+    kind: CardType,
+    value: u32,
+}
+
+fn card_view(side: &Side, card: &Card) -> CardView {
+    let def = card.def;
+    CardView {
+        card: def.id,
+        cost: def.cost,
+        id: card.id,
+        name: def.name,
+        sigil: def.sigil,
+        synergy: side.would_synergize(def.sigil),
+        kind: def.kind,
+        value: def.value,
+    }
+}
+
+fn side_view(side: &Side, seat: Seat) -> SideView {
+    // Names, card ids and card names are literals of the card pool and the mode: the view
+    // borrows them (`literal`) instead of copying them.
+    let count = |sigil: Sigil| side.sigil_count(sigil);
+    SideView {
+        block: side.block,
+        deck_size: side.deck_size,
+        discard_count: side.zones.discard.len(),
+        draw_count: side.zones.draw.len(),
+        energy: side.energy,
+        focus: side.focus,
+        hand: Only::seat(
+            seat,
+            side.zones
+                .hand
+                .iter()
+                .map(|card| card_view(side, card))
+                .collect(),
+        ),
+        hand_count: side.zones.hand.len(),
+        hp: side.hp,
+        max_hp: side.max_hp,
+        name: side.name,
+        score: side.score,
+        sigils: SigilCounts {
+            Flame: count(Sigil::Flame),
+            Gear: count(Sigil::Gear),
+            Leaf: count(Sigil::Leaf),
+            Void: count(Sigil::Void),
+        },
+        spectrum_bonus_taken: side.spectrum_taken,
+        turn_multiplier: side.multiplier,
+    }
 }
 
 impl Battle {
-    /// Every viewer's view (see [`Ruleset::view_all`](crate::ruleset::Ruleset::view_all)).
-    pub fn view_all(&self) -> ViewValue {
-        let sides: Vec<ViewValue> = self
-            .sides
-            .iter()
-            .enumerate()
-            .map(|(seat, side)| side_view(side, seat))
-            .collect();
-        let result = match &self.result {
-            None => ViewValue::Null,
-            Some(result) => ViewValue::object([
-                (
-                    "final_scores",
-                    ViewValue::List(result.final_scores.iter().map(|&s| s.into()).collect()),
-                ),
-                ("summary", ViewValue::text(result.summary.as_str())),
-                ("winner", result.winner.into()),
-            ]),
-        };
-        ViewValue::object([
-            ("active", self.active_seat().into()),
-            ("mode", self.mode.as_str().into()),
-            ("result", result),
-            ("round", self.round.into()),
-            ("round_limit", ROUND_LIMIT.into()),
-            ("sides", ViewValue::List(sides)),
-            ("state", self.phase.as_str().into()),
-        ])
+    /// Every viewer's view (see [`Game::view`](crate::game::Game::view)).
+    pub fn view_all(&self) -> BattleView<'_> {
+        BattleView {
+            active: self.active_seat(),
+            mode: self.mode,
+            result: self.result.as_ref().map(|result| ResultView {
+                final_scores: result.final_scores,
+                summary: &result.summary,
+                winner: result.winner,
+            }),
+            round: self.round,
+            round_limit: ROUND_LIMIT,
+            sides: [side_view(&self.sides[0], 0), side_view(&self.sides[1], 1)],
+            state: self.phase,
+        }
     }
 }

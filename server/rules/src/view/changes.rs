@@ -257,7 +257,7 @@ mod tests {
                     1 => ViewValue::Bool(self.rng.random()),
                     2 if hidden => {
                         self.secrets += 1;
-                        ViewValue::text(format!("secret-{}-", self.secrets))
+                        ViewValue::from(format!("secret-{}-", self.secrets))
                     }
                     2 => ["x", "y"][self.rng.random_range(0..2)].into(),
                     _ => ViewValue::Null,

@@ -1,20 +1,22 @@
 //! The view a client receives: the server's envelope around the ruleset's own view.
 //!
 //! Every ruleset's view travels inside the same envelope, so a generic client finds the
-//! battle status, whose decision is awaited and its own legal actions in one place.
+//! battle status, whose decision is awaited, what it is asked and its own legal actions in
+//! one place.
 
 use battle_protocol::BattleStatus;
 
-use crate::ruleset::{Ruleset, Viewer};
+use crate::ruleset::Ruleset;
 use crate::view::value::{Key, ViewValue};
-use crate::view::viewers::Viewers;
+use crate::view::viewers::{Viewer, Viewers};
 
 /// The envelope's keys, in the order views hold them.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; 9] = [
     "battle_id",
     "game",
     "legal",
     "outcome",
+    "prompt",
     "ruleset",
     "seat",
     "status",
@@ -22,8 +24,8 @@ pub const KEYS: [&str; 8] = [
 ];
 
 /// Build the view of the battle for all of `watching` at once: the ruleset's
-/// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal` and `seat` members are
-/// given once per viewer in `watching`, each marked for that viewer alone.
+/// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal`, `prompt` and `seat`
+/// members are given once per viewer in `watching`, each marked for that viewer alone.
 pub fn build_all(
     battle_id: &str,
     status: BattleStatus,
@@ -46,7 +48,7 @@ pub fn build_all(
     // same in every view of the battle).
     let only =
         |viewer: Viewer, value: ViewValue| ViewValue::Only(Viewers::of(viewer), Box::new(value));
-    let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(KEYS.len() + 6);
+    let mut pairs: Vec<(Key, ViewValue)> = Vec::with_capacity(KEYS.len() + 9);
     let mut put = |key: &'static str, value: ViewValue| pairs.push((Key::Borrowed(key), value));
     put(KEYS[0], ViewValue::text(battle_id));
     put(KEYS[1], game.view_all());
@@ -58,16 +60,27 @@ pub fn build_all(
         put(KEYS[2], only(viewer, legal));
     }
     put(KEYS[3], outcome);
-    put(KEYS[4], game.id().into());
+    let to_act = game.to_act();
+    for viewer in watching.iter() {
+        // Only a seat whose decision is awaited is asked something.
+        let prompt = match (viewer, status) {
+            (Viewer::Seat(seat), BattleStatus::Playing) if to_act.contains(&seat) => {
+                game.prompt_view(seat)
+            }
+            _ => ViewValue::Null,
+        };
+        put(KEYS[4], only(viewer, prompt));
+    }
+    put(KEYS[5], game.id().into());
     for viewer in watching.iter() {
         let seat = match viewer {
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         };
-        put(KEYS[5], only(viewer, seat.into()));
+        put(KEYS[6], only(viewer, seat.into()));
     }
-    put(KEYS[6], status_name.into());
-    put(KEYS[7], game.to_act().into());
+    put(KEYS[7], status_name.into());
+    put(KEYS[8], to_act.into());
     ViewValue::Object(pairs)
 }
 
@@ -84,8 +97,16 @@ mod tests {
             BattleStatus::Finished,
         ] {
             let wire = serde_json::to_value(status).expect("status serializes");
-            let game = crate::catalog::find("synergy").expect("synergy").build;
-            let game = game(&json!({"mode": "pvp"}), 1).expect("pvp builds");
+            let build = crate::catalog::find("synergy").expect("synergy").build;
+            let mut game = build(&json!({"mode": "pvp"}), 1).expect("pvp builds");
+            let waiting = build_all("b1", status, &*game, Viewers::SPECTATORS);
+            assert_eq!(
+                waiting.project(Viewer::Spectator).to_value()["game"],
+                Value::Null
+            );
+            for seat in 0..2 {
+                game.setup(seat, None).expect("the default setup");
+            }
             let view =
                 build_all("b1", status, &*game, Viewers::SPECTATORS).project(Viewer::Spectator);
             let ViewValue::Object(pairs) = &view else {
@@ -99,6 +120,7 @@ mod tests {
             assert_eq!(view["ruleset"], "synergy");
             assert_eq!(view["seat"], Value::Null);
             assert_eq!(view["legal"], json!([]));
+            assert_eq!(view["prompt"], Value::Null);
             assert!(view["game"].is_object());
         }
     }

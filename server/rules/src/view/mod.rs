@@ -1,15 +1,22 @@
-//! The view pipeline: the value views are built from, the viewer sets that mark hidden parts,
-//! the envelope around a ruleset's view, the diff between two views and the change diffed
-//! once for every audience.
+//! The view pipeline, in one place: the value views are built from ([`ViewValue`]), how a
+//! ruleset's typed view becomes one ([`to_view`], with [`Only`] marking what only some
+//! viewers see), the viewer sets those marks hold ([`Viewers`]), the envelope around a
+//! ruleset's view ([`envelope`]), the diff between two views ([`diff`]) and one change diffed
+//! once for every audience ([`Changes`]).
 
+mod builders;
 pub mod changes;
 pub mod diff;
 pub mod envelope;
+mod only;
+mod serialize;
 pub mod value;
 pub mod viewers;
 
 pub use changes::Changes;
 pub use diff::{diff, diff_json};
 pub use envelope::build_all as envelope_view_all;
-pub use value::{Key, ViewValue};
-pub use viewers::Viewers;
+pub use only::Only;
+pub use serialize::{literal, to_view, Literal, ViewError};
+pub use value::{Key, Text, ViewValue};
+pub use viewers::{Viewer, Viewers};

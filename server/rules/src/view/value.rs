@@ -1,15 +1,20 @@
 //! The value a ruleset builds its views from: JSON-shaped, cheap to build, compare and drop.
 //!
 //! A battle's view is rebuilt (once for all its audiences) before and after every change and
-//! the two are diffed, so building views is the server's hottest path. A `serde_json::Value` object owns a
-//! `String` per key and a tree node per entry; a [`ViewValue`] object is one `Vec` of pairs
-//! whose keys are almost always string literals (no allocation, and compared by address
-//! first), and text that is a literal (card names, states, sigils) is borrowed too. A view of
-//! a synergy battle costs a dozen allocations instead of a few hundred.
+//! the two are diffed, so building views is the server's hottest path. A `serde_json::Value`
+//! object owns a `String` per key and a tree node per entry; a [`ViewValue`] object is one
+//! `Vec` of pairs whose keys are almost always string literals (no allocation, and compared
+//! by address first), and text is a [`Text`]: literals are borrowed (and compared by address),
+//! other text is kept inline up to 24 bytes, so names, states and sigils never allocate. A view of a synergy
+//! battle costs a dozen allocations instead of a few hundred.
+//!
+//! Rulesets do not build it by hand: [`to_view`](super::to_view) turns any `Serialize` value
+//! (plain structs, enums, lists) into one.
 //!
 //! The JSON a `ViewValue` writes is byte for byte what `serde_json` writes for the
-//! equivalent `Value` (as long as object keys are given in sorted order, the order a
-//! `serde_json::Map` keeps them in; [`ViewValue::object`] checks that in debug builds).
+//! equivalent value with its members in the same order (for a `serde_json::Value`, whose
+//! maps keep keys sorted, when object keys are given in sorted order, as
+//! [`ViewValue::object`] checks in debug builds).
 //!
 //! One view serves every viewer: an object member only some viewers may see holds a
 //! [`ViewValue::Only`]. [`ViewValue::project`] and [`ViewValue::write_json_as`] give what one
@@ -18,6 +23,7 @@
 
 use std::borrow::Cow;
 
+use compact_str::CompactString;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 
@@ -26,6 +32,59 @@ use crate::view::viewers::Viewers;
 
 /// An object key: a literal, or owned text for keys that come from elsewhere.
 pub type Key = Cow<'static, str>;
+
+/// Text in a view: a literal (a name, a state, a kind) is borrowed and compared by address;
+/// other text is inline up to 24 bytes, else on the heap.
+#[derive(Debug, Clone)]
+pub enum Text {
+    /// A literal, borrowed.
+    Lit(&'static str),
+    /// Any other text (compact_str: inline when short).
+    Own(CompactString),
+}
+
+impl Text {
+    /// Text copied from `text` (inline when it is short).
+    #[inline]
+    pub fn new(text: &str) -> Text {
+        Text::Own(CompactString::new(text))
+    }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match self {
+            Text::Lit(text) => text,
+            Text::Own(text) => text.as_str(),
+        }
+    }
+
+    /// The literal, when this text is one.
+    pub fn as_static_str(&self) -> Option<&'static str> {
+        match self {
+            Text::Lit(text) => Some(text),
+            Text::Own(_) => None,
+        }
+    }
+
+    /// Whether the text lives in a heap allocation of its own.
+    pub fn is_heap_allocated(&self) -> bool {
+        matches!(self, Text::Own(text) if text.is_heap_allocated())
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Text {
+        Text::Own(CompactString::from(text))
+    }
+}
+
+impl PartialEq for Text {
+    #[inline]
+    fn eq(&self, other: &Text) -> bool {
+        same_text(self.as_str(), other.as_str())
+    }
+}
 
 /// A JSON value as views need it.
 #[derive(Debug, Clone, Default)]
@@ -39,8 +98,8 @@ pub enum ViewValue {
     Int(i64),
     /// A number with a fraction (written as `serde_json` writes an `f64`).
     Float(f64),
-    /// Text; literals are borrowed, not copied.
-    Str(Cow<'static, str>),
+    /// Text; short text is inline and literals are borrowed, neither allocates.
+    Str(Text),
     /// An array.
     List(Vec<ViewValue>),
     /// An object: keys in the order they are written (keep them sorted, see the module).
@@ -70,9 +129,9 @@ impl ViewValue {
         )
     }
 
-    /// Owned text.
-    pub fn text(text: impl Into<String>) -> ViewValue {
-        ViewValue::Str(Cow::Owned(text.into()))
+    /// Text copied from `text` (inline when it is short).
+    pub fn text(text: &str) -> ViewValue {
+        ViewValue::Str(Text::new(text))
     }
 
     /// The value under `key`, if this is an object that has it.
@@ -90,7 +149,7 @@ impl ViewValue {
             ViewValue::Bool(b) => Value::Bool(*b),
             ViewValue::Int(n) => Value::from(*n),
             ViewValue::Float(x) => Value::from(*x),
-            ViewValue::Str(s) => Value::String(s.to_string()),
+            ViewValue::Str(s) => Value::String(s.as_str().to_string()),
             ViewValue::List(items) => Value::Array(items.iter().map(Self::to_value).collect()),
             ViewValue::Object(pairs) => Value::Object(
                 pairs
@@ -153,7 +212,7 @@ impl ViewValue {
             ViewValue::Float(x) => {
                 let _ = serde_json::to_writer(&mut *out, x);
             }
-            ViewValue::Str(s) => write_str(out, s),
+            ViewValue::Str(s) => write_str(out, s.as_str()),
             ViewValue::List(items) => {
                 let mut marked = false;
                 out.push(b'[');
@@ -258,6 +317,7 @@ pub fn same_key(a: &Key, b: &Key) -> bool {
 }
 
 /// Whether two texts are equal; literals usually match by address.
+#[inline]
 fn same_text(a: &str, b: &str) -> bool {
     (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
@@ -271,7 +331,7 @@ impl PartialEq for ViewValue {
             (ViewValue::Bool(a), ViewValue::Bool(b)) => a == b,
             (ViewValue::Int(a), ViewValue::Int(b)) => a == b,
             (ViewValue::Float(a), ViewValue::Float(b)) => a == b,
-            (ViewValue::Str(a), ViewValue::Str(b)) => same_text(a, b),
+            (ViewValue::Str(a), ViewValue::Str(b)) => same_text(a.as_str(), b.as_str()),
             (ViewValue::List(a), ViewValue::List(b)) => a == b,
             (ViewValue::Object(a), ViewValue::Object(b)) => {
                 a.len() == b.len()
@@ -292,7 +352,7 @@ impl Serialize for ViewValue {
             ViewValue::Bool(b) => serializer.serialize_bool(*b),
             ViewValue::Int(n) => serializer.serialize_i64(*n),
             ViewValue::Float(x) => serializer.serialize_f64(*x),
-            ViewValue::Str(s) => serializer.serialize_str(s),
+            ViewValue::Str(s) => serializer.serialize_str(s.as_str()),
             ViewValue::List(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
@@ -368,13 +428,13 @@ impl From<f64> for ViewValue {
 
 impl From<&'static str> for ViewValue {
     fn from(s: &'static str) -> ViewValue {
-        ViewValue::Str(Cow::Borrowed(s))
+        ViewValue::Str(Text::Lit(s))
     }
 }
 
 impl From<String> for ViewValue {
     fn from(s: String) -> ViewValue {
-        ViewValue::Str(Cow::Owned(s))
+        ViewValue::Str(Text::from(s))
     }
 }
 

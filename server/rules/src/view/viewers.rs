@@ -1,12 +1,21 @@
-//! `Viewers`: a set of viewers (the spectators and any seats), the mark on each part of a
-//! shared view that says who may see it.
+//! [`Viewer`] and [`Viewers`]: who a view is built for, and a set of viewers (the spectators
+//! and any seats), the mark on each part of a shared view that says who may see it.
 //!
 //! A battle's view is built once per change for all of its audiences; the parts only some
 //! viewers may see (a hand, the legal actions of a seat) are wrapped in
 //! [`ViewValue::Only`](crate::view::value::ViewValue::Only) with the set that sees them. The
 //! diff carries the set down the tree, so every operation knows who receives it.
 
-use crate::ruleset::Viewer;
+use battle_protocol::Seat;
+
+/// Who a view is built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The holder of a seat: sees its own hidden zones.
+    Seat(Seat),
+    /// A spectator: sees only what every player sees.
+    Spectator,
+}
 
 /// A set of viewers: bit 0 is the spectators, bit `1 + s` is seat `s` (seats 0 to 62).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -33,6 +42,17 @@ impl Viewers {
             Viewer::Spectator => Viewers::SPECTATORS,
             Viewer::Seat(seat) => Viewers::seat(seat),
         }
+    }
+
+    /// The set as bits (bit 0 the spectators, bit `1 + s` seat `s`), as a view carries it
+    /// through serde (see [`Only`](super::Only)).
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The set these bits stand for (see [`Viewers::bits`]).
+    pub fn from_bits(bits: u64) -> Viewers {
+        Viewers(bits)
     }
 
     /// Whether `viewer` is in the set.

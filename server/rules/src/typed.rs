@@ -1,0 +1,261 @@
+//! [`Typed`]: a [`Game`] as the object-safe [`Ruleset`] the server holds.
+//!
+//! It is the only place where a game's typed options, setups and actions meet JSON: it parses
+//! them (serde's messages name the unknown field or the missing one), holds the battle until
+//! every seat is set up, and turns the game's views, legal actions and prompts into
+//! [`ViewValue`]s with the view serializer.
+
+use battle_protocol::Seat;
+use rand_chacha::ChaCha8Rng;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{OptionsError, RuleError, SetupError};
+use crate::game::Game;
+use crate::ruleset::{Outcome, Ruleset};
+use crate::view::{to_view, ViewValue, Viewer};
+
+/// A battle of game `G`: waiting for its seats' setups, then playing.
+#[derive(Clone)]
+pub struct Typed<G: Game> {
+    seats: usize,
+    engine: Vec<Seat>,
+    state: State<G>,
+}
+
+#[derive(Clone)]
+enum State<G: Game> {
+    /// Some seat is not set up yet.
+    Waiting {
+        options: G::Options,
+        seed: u64,
+        setups: Vec<Option<G::Setup>>,
+    },
+    /// Every seat is set up.
+    Playing(G),
+}
+
+/// Build a battle of `G` from `create` options (JSON `null`: the defaults) and a seed; the
+/// [`BuildFn`](crate::ruleset::BuildFn) of every typed ruleset.
+pub fn build<G: Game>(options: &Value, seed: u64) -> Result<Box<dyn Ruleset>, OptionsError> {
+    Typed::<G>::new(options, seed).map(|typed| Box::new(typed) as Box<dyn Ruleset>)
+}
+
+/// `value` as a `T`, where JSON `null` or nothing at all means `T::default()`.
+fn parse<T: DeserializeOwned + Default>(value: Option<&Value>) -> Result<T, serde_json::Error> {
+    match value {
+        None | Some(Value::Null) => Ok(T::default()),
+        Some(value) => T::deserialize(value),
+    }
+}
+
+/// The view of a value the ruleset built; a view that cannot be built is a ruleset bug,
+/// shown as its error text rather than taking the battle down.
+fn view_of<T: Serialize + ?Sized>(value: &T) -> ViewValue {
+    to_view(value).unwrap_or_else(|err| {
+        debug_assert!(false, "{err}");
+        ViewValue::text(&err.to_string())
+    })
+}
+
+/// Apply `action`, as JSON, to a started `game`: refused with `GameOver` once the battle is
+/// over, with `BadAction` (serde's message: the unknown kind or field, the missing one) when
+/// it is not an action of `G`, else as [`Game::apply`] decides.
+pub fn apply_json<G: Game>(game: &mut G, seat: Seat, action: &Value) -> Result<(), RuleError> {
+    if game.outcome().is_some() {
+        return Err(RuleError::GameOver);
+    }
+    let action =
+        G::Action::deserialize(action).map_err(|err| RuleError::BadAction(err.to_string()))?;
+    game.apply(seat, action).map_err(Into::into)
+}
+
+impl<G: Game> Typed<G> {
+    /// A battle of `G` waiting for its seats.
+    pub fn new(options: &Value, seed: u64) -> Result<Typed<G>, OptionsError> {
+        let options: G::Options =
+            parse(Some(options)).map_err(|err| OptionsError(err.to_string()))?;
+        G::check_options(&options)?;
+        let seats = G::seat_count(&options);
+        if !G::SEATS.contains(&seats) {
+            return Err(OptionsError(format!(
+                "these options make a battle of {seats} seats; {} battles have {} to {}",
+                G::ID,
+                G::SEATS.start(),
+                G::SEATS.end()
+            )));
+        }
+        Ok(Typed {
+            seats,
+            engine: G::engine_seats(&options),
+            state: State::Waiting {
+                options,
+                seed,
+                setups: vec![None; seats],
+            },
+        })
+    }
+
+    /// The game, once it has started.
+    pub fn game(&self) -> Option<&G> {
+        match &self.state {
+            State::Playing(game) => Some(game),
+            State::Waiting { .. } => None,
+        }
+    }
+
+    fn setup_of(&self, seat: Seat, setup: Option<&Value>) -> Result<G::Setup, SetupError> {
+        let State::Waiting { options, .. } = &self.state else {
+            return Err(SetupError("the battle has already started".into()));
+        };
+        if seat >= self.seats {
+            return Err(SetupError(format!(
+                "this battle has seats 0 to {}",
+                self.seats - 1
+            )));
+        }
+        let setup: G::Setup = parse(setup).map_err(|err| SetupError(err.to_string()))?;
+        G::check_setup(options, seat, &setup)?;
+        Ok(setup)
+    }
+}
+
+impl<G: Game> Ruleset for Typed<G> {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn version(&self) -> u32 {
+        G::VERSION
+    }
+
+    fn seat_count(&self) -> usize {
+        self.seats
+    }
+
+    fn engine_seats(&self) -> Vec<Seat> {
+        self.engine.clone()
+    }
+
+    fn check_setup(&self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError> {
+        self.setup_of(seat, setup).map(drop)
+    }
+
+    fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError> {
+        let setup = self.setup_of(seat, setup)?;
+        let State::Waiting { setups, .. } = &mut self.state else {
+            unreachable!("setup_of refuses a battle that has started");
+        };
+        setups[seat] = Some(setup);
+        if setups.iter().all(Option::is_some) {
+            let State::Waiting {
+                options,
+                seed,
+                setups,
+            } = std::mem::replace(
+                &mut self.state,
+                State::Waiting {
+                    options: G::Options::default(),
+                    seed: 0,
+                    setups: Vec::new(),
+                },
+            )
+            else {
+                unreachable!("the state was just matched as waiting");
+            };
+            let setups = setups.into_iter().flatten().collect();
+            self.state = State::Playing(G::start(options, seed, setups));
+        }
+        Ok(())
+    }
+
+    fn started(&self) -> bool {
+        matches!(self.state, State::Playing(_))
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        self.game().map(G::to_act).unwrap_or_default()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        let Some(game) = self.game() else {
+            return Vec::new();
+        };
+        game.legal(seat)
+            .iter()
+            .filter_map(|entry| serde_json::to_value(entry).ok())
+            .collect()
+    }
+
+    fn legal_view(&self, seat: Seat) -> ViewValue {
+        match self.game() {
+            Some(game) => view_of(&game.legal(seat)),
+            None => ViewValue::List(Vec::new()),
+        }
+    }
+
+    fn prompt_view(&self, seat: Seat) -> ViewValue {
+        match self.game().and_then(|game| game.prompt(seat)) {
+            Some(prompt) => prompt.to_view_value(),
+            None => ViewValue::Null,
+        }
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError> {
+        match &mut self.state {
+            State::Playing(game) => apply_json(game, seat, action),
+            State::Waiting { .. } => Err(RuleError::NotStarted),
+        }
+    }
+
+    fn random_action(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Value> {
+        let action = self.game()?.random_action(seat, rng)?;
+        serde_json::to_value(action).ok()
+    }
+
+    fn ai_action(&self, seat: Seat) -> Option<Value> {
+        let action = self.game()?.ai_action(seat)?;
+        serde_json::to_value(action).ok()
+    }
+
+    fn next_tick(&self) -> Option<u64> {
+        self.game().and_then(G::next_tick)
+    }
+
+    fn advance(&mut self) -> Result<(), RuleError> {
+        match &mut self.state {
+            State::Playing(game) => game.advance(),
+            State::Waiting { .. } => Err(RuleError::NotStarted),
+        }
+    }
+
+    fn timeout(&mut self, seat: Seat) -> Result<(), RuleError> {
+        match &mut self.state {
+            State::Playing(game) => game.timeout(seat),
+            State::Waiting { .. } => Err(RuleError::NotStarted),
+        }
+    }
+
+    fn view_all(&self) -> ViewValue {
+        match self.game() {
+            Some(game) => view_of(&game.view()),
+            None => ViewValue::Null,
+        }
+    }
+
+    fn log(&self, viewer: Viewer) -> &[String] {
+        match self.game() {
+            Some(game) => game.log(viewer),
+            None => &[],
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game().and_then(G::outcome)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Ruleset> {
+        Box::new(self.clone())
+    }
+}

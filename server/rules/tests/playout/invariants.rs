@@ -1,0 +1,267 @@
+//! Each ruleset's own invariants and leak checks, on the views of every viewer ([seat 0,
+//! seat 1, ..., spectator], logs included) at every step of a playout.
+
+use std::collections::HashSet;
+
+use battle_rules::ruleset::Ruleset;
+use serde_json::Value;
+
+/// Check the invariants of ruleset `id`; `previous` is the spectator's view one step earlier
+/// (its log lines were checked then).
+pub fn check(
+    id: &str,
+    ctx: &str,
+    step: usize,
+    views: &[Value],
+    previous: Option<&Value>,
+    game: &dyn Ruleset,
+) {
+    let checked = previous
+        .and_then(|v| v["log"].as_array())
+        .map_or(0, Vec::len);
+    match id {
+        "synergy" => synergy_invariants(ctx, step, views, checked, game),
+        "blind" => blind_invariants(ctx, step, views, checked),
+        _ => {}
+    }
+}
+
+/// Blind Bids: a seat's hand and sealed bid are seen by that seat alone (until the reveal,
+/// which makes bids public in `revealed` and the log); counts add up; points only grow.
+fn blind_invariants(ctx: &str, step: usize, views: &[Value], new_lines_from: usize) {
+    let ctx = format!("{ctx} step {step}");
+    let spectator = views.last().expect("a spectator view");
+    let seats = spectator["seats"].as_array().expect("seats");
+    for (seat, view) in views[..views.len() - 1].iter().enumerate() {
+        for (other, side) in view["seats"].as_array().expect("seats").iter().enumerate() {
+            let own = other == seat;
+            assert_eq!(
+                side.get("hand").is_some(),
+                own,
+                "{ctx}: seat {seat} and hand {other}"
+            );
+            assert_eq!(
+                side.get("sealed").is_some(),
+                own,
+                "{ctx}: seat {seat}, sealed {other}"
+            );
+            if own {
+                let hand = side["hand"].as_array().expect("own hand");
+                assert_eq!(hand.len() as u64, num(side, "cards_left"), "{ctx}");
+                assert_eq!(side["sealed"].is_array(), side["has_bid"] == true, "{ctx}");
+            }
+        }
+    }
+    for side in seats {
+        assert!(
+            side.get("hand").is_none() && side.get("sealed").is_none(),
+            "{ctx}: {side}"
+        );
+    }
+    // Until the reveal, the log says who has bid, never what.
+    let log = spectator["log"].as_array().expect("log");
+    for line in log[new_lines_from.min(log.len())..]
+        .iter()
+        .filter_map(Value::as_str)
+    {
+        if !line.starts_with("Reveal:") {
+            assert!(
+                !line.contains(" bid "),
+                "{ctx}: a bid named before the reveal: {line}"
+            );
+        }
+    }
+}
+
+/// Every value under an "id" key anywhere in `value`.
+fn ids<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                if key == "id" {
+                    out.push(v);
+                }
+                ids(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| ids(v, out)),
+        _ => {}
+    }
+}
+
+/// `view` equals `spectator` except for the `hand` list of side `seat`. Log lines before
+/// `new_from` were compared at an earlier step (and the log only grows), so only the length and
+/// the new lines are compared.
+fn same_but_own_hand(view: &Value, spectator: &Value, seat: usize, new_from: usize) -> bool {
+    let (Some(view), Some(spectator)) = (view.as_object(), spectator.as_object()) else {
+        return false;
+    };
+    view.len() == spectator.len()
+        && view.iter().all(|(key, value)| {
+            if key == "log" {
+                let (Some(mine), Some(theirs)) = (value.as_array(), spectator[key].as_array())
+                else {
+                    return false;
+                };
+                let from = new_from.min(mine.len());
+                return mine.len() == theirs.len() && mine[from..] == theirs[from..];
+            }
+            if key != "sides" {
+                return spectator.get(key) == Some(value);
+            }
+            let (Some(mine), Some(theirs)) = (value.as_array(), spectator[key].as_array()) else {
+                return false;
+            };
+            mine.len() == theirs.len()
+                && mine.iter().zip(theirs).enumerate().all(|(i, (a, b))| {
+                    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+                        return false;
+                    };
+                    let extra = usize::from(i == seat);
+                    a.len() == b.len() + extra
+                        && a.iter()
+                            .all(|(k, v)| (i == seat && k == "hand") || b.get(k) == Some(v))
+                })
+        })
+}
+
+/// No key naming a pile holds a list (only counts are shown).
+fn no_pile_lists(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().all(|(key, v)| {
+            if key == "log" {
+                return true; // a list of sentences, checked separately
+            }
+            let pile = matches!(
+                key.as_str(),
+                "draw" | "draw_pile" | "deck" | "discard" | "discard_pile" | "pile"
+            );
+            !(pile && v.is_array()) && no_pile_lists(v)
+        }),
+        Value::Array(items) => items.iter().all(no_pile_lists),
+        _ => true,
+    }
+}
+
+const CARD_NAMES: [&str; 10] = [
+    "Ember Strike",
+    "Thorn Jab",
+    "Cog Shot",
+    "Null Pierce",
+    "Bark Guard",
+    "Clockwork Guard",
+    "Spark Cycle",
+    "Ashen Focus",
+    "Void Echo",
+    "Ember Strike+",
+];
+
+fn num(v: &Value, key: &str) -> u64 {
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} must be a number in {v}"))
+}
+
+/// Synergy invariants and leak checks on the views [seat 0, seat 1, spectator].
+/// Log lines before `new_lines_from` were checked at an earlier step.
+fn synergy_invariants(
+    ctx: &str,
+    step: usize,
+    views: &[Value],
+    new_lines_from: usize,
+    game: &dyn Ruleset,
+) {
+    let ctx = format!("{ctx} step {step}");
+    let spectator = &views[2];
+    for (i, side) in spectator["sides"]
+        .as_array()
+        .expect("sides")
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            num(side, "hp") <= num(side, "max_hp"),
+            "{ctx}: side {i} HP above max"
+        );
+        assert!(num(side, "energy") <= 3, "{ctx}: side {i} energy above 3");
+        assert!(num(side, "hand_count") <= 8, "{ctx}: side {i} hand above 8");
+        let held = num(side, "hand_count") + num(side, "draw_count") + num(side, "discard_count");
+        assert_eq!(
+            held,
+            num(side, "deck_size"),
+            "{ctx}: side {i} lost or gained cards"
+        );
+        assert!(side.get("hand").is_none(), "{ctx}: spectator sees hand {i}");
+    }
+    let mut spectator_ids = Vec::new();
+    ids(spectator, &mut spectator_ids);
+    assert!(
+        spectator_ids.is_empty(),
+        "{ctx}: spectator sees card ids {spectator_ids:?}"
+    );
+    let mut all_hand_ids = HashSet::new();
+    for seat in 0..2 {
+        let view = &views[seat];
+        let own = view["sides"][seat]["hand"]
+            .as_array()
+            .expect("own hand is shown");
+        assert_eq!(
+            own.len() as u64,
+            num(&view["sides"][seat], "hand_count"),
+            "{ctx}"
+        );
+        assert!(
+            view["sides"][1 - seat].get("hand").is_none(),
+            "{ctx}: seat {seat} sees the other hand"
+        );
+        let own_ids: Vec<&Value> = own.iter().map(|c| &c["id"]).collect();
+        let mut seen = Vec::new();
+        ids(view, &mut seen);
+        for id in seen {
+            assert!(
+                own_ids.contains(&id),
+                "{ctx}: seat {seat}'s view shows foreign card id {id}"
+            );
+            assert!(
+                all_hand_ids.insert(id.as_u64()),
+                "{ctx}: card id {id} in two hands"
+            );
+        }
+        assert!(
+            same_but_own_hand(view, spectator, seat, new_lines_from),
+            "{ctx}: seat {seat} sees more than its own hand beyond the spectator view"
+        );
+    }
+    for view in views {
+        assert!(no_pile_lists(view), "{ctx}: a view lists a pile's cards");
+    }
+    let log = spectator["log"].as_array().expect("log");
+    for line in log[new_lines_from.min(log.len())..]
+        .iter()
+        .filter_map(Value::as_str)
+    {
+        if line.contains(" draws ") && !line.contains(" plays ") || line.contains(" shuffles ") {
+            assert!(
+                !CARD_NAMES.iter().any(|name| line.contains(name)),
+                "{ctx}: log names a hidden card: {line}"
+            );
+        }
+    }
+    let active = spectator["active"].as_u64().map(|a| a as usize);
+    assert_eq!(
+        game.to_act(),
+        active.into_iter().collect::<Vec<_>>(),
+        "{ctx}: to_act"
+    );
+    if spectator["state"] == "gameOver" {
+        assert!(
+            spectator["result"].is_object() && game.outcome().is_some(),
+            "{ctx}"
+        );
+    } else {
+        assert!(
+            spectator["result"].is_null() && game.outcome().is_none(),
+            "{ctx}"
+        );
+    }
+}

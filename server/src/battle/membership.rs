@@ -1,0 +1,178 @@
+//! Who is in a battle: taking a seat (with the setup a player brings), taking it back with its
+//! token, watching, asking for a fresh snapshot, leaving, and a connection going away.
+//! These are the [`BattleActor`]'s commands that change its seats and audiences.
+
+use battle_protocol::{BattleStatus, ErrorCode, Req, Seat, ServerMsg};
+use battle_rules::ruleset::Viewer;
+use battle_rules::view::{envelope, Viewers};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::actor::BattleActor;
+use crate::connection::outbox::{message_frame, ConnId, Outbox};
+
+impl BattleActor {
+    /// Take `wanted` (or the first free seat) with `setup`, which the ruleset checks first;
+    /// the battle starts once every seat is held.
+    pub(super) fn join(
+        &mut self,
+        from: Outbox,
+        wanted: Option<Seat>,
+        setup: Option<Value>,
+        req: Option<Req>,
+    ) {
+        if self.status == BattleStatus::Finished {
+            return self.refuse(&from, ErrorCode::BattleOver, "the battle is over", req);
+        }
+        if let Some(seat) = self.seats.seat_of(from.id()) {
+            let text = format!("this connection already holds seat {seat} of this battle");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        let (seat, token) = match self.seats.take(wanted) {
+            Ok(taken) => taken,
+            Err((code, message)) => return self.refuse(&from, code, &message, req),
+        };
+        if let Err(err) = self.game.check_setup(seat, setup.as_ref()) {
+            self.seats.release(seat);
+            let text = format!("setup for seat {seat} refused: {err}");
+            return self.refuse(&from, err.code(), &text, req);
+        }
+        self.seats.keep_setup(seat, setup);
+        self.audience_mut(Viewer::Spectator).remove(from.id());
+        self.seats.attach(seat, from.clone());
+        self.start_when_seated();
+        if self.seats.seat_of(from.id()) != Some(seat) {
+            // The start gave the seat back (and told the holder why).
+            return;
+        }
+        let reply = ServerMsg::Joined {
+            battle_id: self.id.clone(),
+            seat,
+            token,
+            req,
+        };
+        self.admit(Viewer::Seat(seat), from, &reply);
+    }
+
+    pub(super) fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {
+        let Some(seat) = self.seats.find_token(token) else {
+            return self.refuse(
+                &from,
+                ErrorCode::BadToken,
+                "that token holds no seat here",
+                req,
+            );
+        };
+        if let Some(other) = self.seats.seat_of(from.id()).filter(|&other| other != seat) {
+            let text = format!("this connection already holds seat {other} of this battle");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        self.audience_mut(Viewer::Spectator).remove(from.id());
+        if let Some(old) = self.seats.attach(seat, from.clone()) {
+            if old.id() != from.id() {
+                self.audience_mut(Viewer::Seat(seat)).remove(old.id());
+                old.offer_msg(&ServerMsg::Left {
+                    battle_id: self.id.clone(),
+                    reason: "replaced".into(),
+                    req: None,
+                });
+            }
+        }
+        let reply = ServerMsg::Joined {
+            battle_id: self.id.clone(),
+            seat,
+            token: token.to_string(),
+            req,
+        };
+        self.admit(Viewer::Seat(seat), from, &reply);
+    }
+
+    pub(super) fn spectate(&mut self, from: Outbox, req: Option<Req>) {
+        if let Some(seat) = self.seats.seat_of(from.id()) {
+            let text = format!("this connection holds seat {seat}; leave it to watch instead");
+            return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        let reply = ServerMsg::Spectating {
+            battle_id: self.id.clone(),
+            req,
+        };
+        self.admit(Viewer::Spectator, from, &reply);
+    }
+
+    /// Add `from` to an audience and send it `reply` (the answer that admits it) followed by
+    /// the current view, both in one write.
+    fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
+        let index = self.audience_index(viewer);
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        let audience = &mut self.audiences[index];
+        audience.add(from.clone());
+        // Built for this viewer alone; the snapshot leaves out what is marked for others.
+        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
+        let ahead = Some(message_frame(reply));
+        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view);
+        if status != BattleStatus::Finished {
+            // Someone is here: the idle countdown stops (a finished battle keeps its own).
+            self.expire_at = None;
+        }
+    }
+
+    pub(super) fn resync(&mut self, from: &Outbox, req: Option<Req>) {
+        let viewer = match self.seats.seat_of(from.id()) {
+            Some(seat) => Viewer::Seat(seat),
+            None if self.audience(Viewer::Spectator).contains(from.id()) => Viewer::Spectator,
+            None => {
+                return self.refuse(
+                    from,
+                    ErrorCode::NotInBattle,
+                    "you are not in this battle",
+                    req,
+                )
+            }
+        };
+        let index = self.audience_index(viewer);
+        let (id, status, game) = (&self.id, self.status, &*self.game);
+        // Built for this viewer alone; the snapshot leaves out what is marked for others.
+        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
+        self.audiences[index].send_snapshot(id, from, None, req, game.log(viewer), &view);
+    }
+
+    pub(super) fn leave(&mut self, from: &Outbox, req: Option<Req>) {
+        let seat = self.seats.seat_of(from.id());
+        if !self.forget(from.id()) {
+            return self.refuse(
+                from,
+                ErrorCode::NotInBattle,
+                "you are not in this battle",
+                req,
+            );
+        }
+        if let (Some(seat), BattleStatus::Waiting) = (seat, self.status) {
+            // Before the battle starts, leaving gives the seat back, with its setup.
+            self.seats.release(seat);
+        }
+        from.offer_msg(&ServerMsg::Left {
+            battle_id: self.id.clone(),
+            reason: "requested".into(),
+            req,
+        });
+    }
+
+    /// Remove a connection from its seat or the spectators; whether it was there.
+    pub(super) fn forget(&mut self, conn: ConnId) -> bool {
+        let mut found = false;
+        if let Some(seat) = self.seats.detach(conn) {
+            self.audience_mut(Viewer::Seat(seat)).remove(conn);
+            found = true;
+        }
+        found |= self.audience_mut(Viewer::Spectator).remove(conn);
+        self.summary_dirty |= found;
+        if found
+            && self.status != BattleStatus::Finished
+            && !self.seats.any_connected()
+            && self.audience(Viewer::Spectator).is_empty()
+        {
+            self.expire_at = Some(Instant::now() + self.lobby.config().idle_ttl);
+        }
+        found
+    }
+}
