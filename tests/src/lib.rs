@@ -726,6 +726,30 @@ fn first_admitted(schema: &Value) -> Value {
     }
 }
 
+/// Create `battle` (its seats played by the server's bots) from a host connection, watch it
+/// to its end as a spectator that checks a resync every `resync_every` patches, and return
+/// the spectator's finished view.
+pub async fn watch_bots_play(
+    server: &RunningServer,
+    battle: Create,
+    resync_every: usize,
+) -> ViewTracker {
+    let mut host = Client::connect(server, "host").await;
+    let battle_id = host.create(battle).await;
+    let mut spectator = Client::connect(server, "spectator").await;
+    let mut watch = spectator.spectate(&battle_id).await;
+    let checking = Drive {
+        act: false,
+        resync_every: Some(resync_every),
+        check: None,
+    };
+    drive(&mut spectator, &mut watch, &checking).await;
+    check_finished(&watch, "spectator");
+    // The host created the battle but holds no seat and watches nothing: it hears nothing.
+    host.assert_pong().await;
+    watch
+}
+
 /// Assert that `tracker` (built from patches) is at `seq` and equals `view` (a fresh
 /// snapshot), showing the difference as a JSON patch when it does not.
 pub fn assert_same_view(who: &str, tracker: &ViewTracker, seq: u64, view: &Value) {

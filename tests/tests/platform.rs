@@ -10,7 +10,8 @@ use battle_e2e::battle_protocol::{BattleStatus, ErrorCode, ServerMsg};
 use battle_e2e::battle_server::rules::blind;
 use battle_e2e::battle_server::{Config, RunningServer};
 use battle_e2e::{
-    check_finished, drive, fill_first, settle, start_server_with, Client, Create, Drive,
+    check_finished, drive, fill_first, settle, start_server_with, watch_bots_play, Client, Create,
+    Drive,
 };
 use serde_json::{json, Value};
 
@@ -227,23 +228,8 @@ async fn one_seat_against_the_house_and_bots_that_fill_open_decisions() {
     check_finished(&seated.tracker, "solo");
 
     // Two bots bid against each other, filling their open decisions; a spectator watches.
-    let mut host = Client::connect(&server, "host").await;
-    let battle_id = host
-        .create(Create::of("blind", Value::Null).bots(vec![0, 1]))
-        .await;
-    let mut spectator = Client::connect(&server, "spectator").await;
-    let mut watch = spectator.spectate(&battle_id).await;
-    drive(
-        &mut spectator,
-        &mut watch,
-        &Drive {
-            act: false,
-            resync_every: Some(3),
-            check: None,
-        },
-    )
-    .await;
-    check_finished(&watch, "spectator");
+    let bots = Create::of("blind", Value::Null).bots(vec![0, 1]);
+    let watch = watch_bots_play(&server, bots, 3).await;
     let game = watch.game().expect("a game");
     assert_eq!(game["revealed"].as_array().map(Vec::len), Some(5), "{game}");
     server.shutdown().await;

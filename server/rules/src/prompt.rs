@@ -3,9 +3,7 @@
 
 use std::borrow::Cow;
 
-use serde::ser::{Serialize, SerializeStruct, Serializer};
-
-use crate::view::{literal, Key, Literal, Text, ViewValue};
+use crate::view::{Key, Text, ViewValue};
 
 /// What is being decided, in words and as a stable name, with how many things to choose when
 /// the decision is a choice of several.
@@ -46,8 +44,9 @@ impl Prompt {
 }
 
 impl Prompt {
-    /// The prompt as shown at `/prompt`, built directly (the server builds one per awaited
-    /// seat for every change); the same value [`to_view`](crate::view::to_view) makes of it.
+    /// The prompt as shown at `/prompt`: `{"decision", "max"?, "min"?, "text"}`. Built
+    /// directly (the server builds one per awaited seat for every change); literal text is
+    /// borrowed.
     pub fn to_view_value(&self) -> ViewValue {
         let text = match &self.text {
             Cow::Borrowed(text) => Text::Lit(text),
@@ -66,49 +65,24 @@ impl Prompt {
     }
 }
 
-/// `{"decision", "max"?, "min"?, "text"}`; literal text is borrowed by the view.
-impl Serialize for Prompt {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct Text<'a>(&'a Cow<'static, str>);
-        impl Serialize for Text<'_> {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self.0 {
-                    Cow::Borrowed(text) => literal(text, serializer),
-                    Cow::Owned(text) => serializer.serialize_str(text),
-                }
-            }
-        }
-        let len = 2 + usize::from(self.min.is_some()) + usize::from(self.max.is_some());
-        let mut s = serializer.serialize_struct("Prompt", len)?;
-        s.serialize_field("decision", &Literal(self.decision))?;
-        if let Some(max) = self.max {
-            s.serialize_field("max", &max)?;
-        }
-        if let Some(min) = self.min {
-            s.serialize_field("min", &min)?;
-        }
-        s.serialize_field("text", &Text(&self.text))?;
-        s.end()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::to_view;
 
     #[test]
-    fn the_direct_view_is_the_serialized_view() {
-        for prompt in [
-            Prompt::turn(),
-            Prompt::new("bid", format!("Bid for {} points", 7)).between(1, 2),
-        ] {
-            let direct = prompt.to_view_value();
-            assert_eq!(direct, to_view(&prompt).expect("prompts make views"));
-            assert_eq!(
-                direct.to_json(),
-                serde_json::to_string(&prompt).expect("prompts serialize")
-            );
-        }
+    fn prompts_show_what_is_decided_and_how_many() {
+        assert_eq!(
+            Prompt::turn().to_view_value().to_json(),
+            r#"{"decision":"turn","text":"Your turn: choose one of your legal actions."}"#
+        );
+        let bid = Prompt::new("bid", format!("Bid for {} points", 7)).between(1, 2);
+        assert_eq!(
+            bid.to_view_value().to_json(),
+            r#"{"decision":"bid","max":2,"min":1,"text":"Bid for 7 points"}"#
+        );
+        let Some(ViewValue::Str(text)) = Prompt::turn().to_view_value().get("text").cloned() else {
+            panic!("the text is text");
+        };
+        assert!(text.as_static_str().is_some(), "a literal is borrowed");
     }
 }

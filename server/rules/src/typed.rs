@@ -144,28 +144,17 @@ impl<G: Game> Ruleset for Typed<G> {
 
     fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError> {
         let setup = self.setup_of(seat, setup)?;
-        let State::Waiting { setups, .. } = &mut self.state else {
-            unreachable!("setup_of refuses a battle that has started");
-        };
-        setups[seat] = Some(setup);
-        if setups.iter().all(Option::is_some) {
-            let State::Waiting {
-                options,
-                seed,
-                setups,
-            } = std::mem::replace(
-                &mut self.state,
-                State::Waiting {
-                    options: G::Options::default(),
-                    seed: 0,
-                    setups: Vec::new(),
-                },
-            )
-            else {
-                unreachable!("the state was just matched as waiting");
-            };
-            let setups = setups.into_iter().flatten().collect();
-            self.state = State::Playing(G::start(options, seed, setups));
+        if let State::Waiting {
+            options,
+            seed,
+            setups,
+        } = &mut self.state
+        {
+            setups[seat] = Some(setup);
+            if setups.iter().all(Option::is_some) {
+                let setups = std::mem::take(setups).into_iter().flatten().collect();
+                self.state = State::Playing(G::start(options.clone(), *seed, setups));
+            }
         }
         Ok(())
     }
