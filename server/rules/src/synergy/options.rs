@@ -61,9 +61,10 @@ impl Setup {
             );
         }
         if !(MIN_DECK..=MAX_DECK).contains(&ids.len()) {
+            let n = ids.len();
+            let cards = if n == 1 { "card" } else { "cards" };
             return err(format!(
-                "the deck has {} cards; a deck must hold {MIN_DECK} to {MAX_DECK} cards",
-                ids.len()
+                "the deck has {n} {cards}; a deck must hold {MIN_DECK} to {MAX_DECK} cards"
             ));
         }
         ids.iter()
