@@ -5,8 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use battle_client::term::lobby::{self, BattleSpec, Opponent};
+use battle_client::term::outcome::result_lines;
 use battle_client::term::plain::{self, Ending};
-use battle_client::term::share::{join_command, rejoin_command, watch_command};
+use battle_client::term::share::{
+    is_refused, join_command, no_server_hint, rejoin_command, server_url, watch_command,
+};
 use battle_client::term::{app, AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
 use clap::{Args, Parser, Subcommand};
 
@@ -15,12 +18,13 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
-    /// WebSocket URL of the server.
+    /// The server: ws://HOST:PORT, or just HOST:PORT (or a bare PORT on this machine).
     #[arg(
         long,
         global = true,
         env = "BATTLE_SERVER",
-        default_value = "ws://127.0.0.1:7878"
+        default_value = "ws://127.0.0.1:7878",
+        value_parser = server_url
     )]
     server: String,
     #[command(subcommand)]
@@ -39,7 +43,7 @@ enum Command {
     Join(JoinArgs),
     /// Take back your seat in a battle with its token.
     Rejoin(RejoinArgs),
-    /// Watch a battle (read-only).
+    /// Watch a battle (read-only), or start one between the server's bots with --bots.
     Watch(WatchArgs),
     /// Run many concurrent battles against the server and measure it.
     Loadtest(battle_client::loadtest::LoadtestArgs),
@@ -131,8 +135,26 @@ struct RejoinArgs {
 
 #[derive(Debug, Args)]
 struct WatchArgs {
-    /// The battle's id.
-    battle_id: String,
+    /// The battle's id (from `list`, or printed by whoever created it).
+    #[arg(required_unless_present = "bots")]
+    battle_id: Option<String>,
+    /// Create a battle in which the server's bots play every seat, and watch it.
+    #[arg(long, conflicts_with = "battle_id")]
+    bots: bool,
+    /// With --bots: the ruleset.
+    #[arg(
+        long,
+        env = "BATTLE_RULESET",
+        default_value = "synergy",
+        requires = "bots"
+    )]
+    ruleset: String,
+    /// With --bots: the ruleset's sample, by name (`battle-client rulesets`).
+    #[arg(long, requires = "bots")]
+    sample: Option<String>,
+    /// With --bots: delay before each bot move, in milliseconds (default: the server's).
+    #[arg(long, requires = "bots")]
+    pace_ms: Option<u64>,
     #[command(flatten)]
     display: Display,
 }
@@ -143,8 +165,30 @@ struct WatchArgs {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> anyhow::Result<ExitCode> {
+/// Exit code of a run that failed (a user error or no server): 2, as for bad arguments.
+const FAILED: u8 = 2;
+
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    let server = cli.server.clone();
+    match start(cli) {
+        Ok(code) => code,
+        // Whoever reads our output has gone (`battle-client watch --plain | head`): stop
+        // quietly, as line tools do.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            // A sentence, never a backtrace: these are the person's errors or the network's.
+            if is_refused(err.as_ref()) {
+                eprintln!("error: {}", no_server_hint(&server));
+            } else {
+                eprintln!("error: {err:#}");
+            }
+            ExitCode::from(FAILED)
+        }
+    }
+}
+
+fn start(cli: Cli) -> anyhow::Result<ExitCode> {
     // The load generator runs on one thread: it shares the machine with the server it
     // measures, and one busy core for the generator leaves the others to the server. One
     // thread also spares the cross-thread wake-ups and work stealing of the default runtime.
@@ -155,12 +199,7 @@ fn main() -> anyhow::Result<ExitCode> {
     .enable_all()
     .build()
     .context("starting the async runtime")?;
-    match runtime.block_on(run(cli)) {
-        // Whoever reads our output has gone (`battle-client watch --plain | head`): stop
-        // quietly, as line tools do.
-        Err(err) if is_broken_pipe(&err) => Ok(ExitCode::SUCCESS),
-        other => other,
-    }
+    runtime.block_on(run(cli))
 }
 
 /// Whether `err` comes from writing to a closed pipe.
@@ -216,40 +255,86 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("taking seat {mine}"))?;
             println!("battle {battle_id} created");
             println!("ruleset {}, sample {}", spec.ruleset, plan.sample);
-            for &seat in plan.people.iter().skip(1) {
-                println!(
-                    "others join with: {}",
-                    join_command(server, &battle_id, seat)
-                );
+            let mut invite: Vec<String> = plan
+                .people
+                .iter()
+                .skip(1)
+                .map(|&seat| {
+                    format!(
+                        "others join with: {}",
+                        join_command(server, &battle_id, seat)
+                    )
+                })
+                .collect();
+            invite.push(format!(
+                "others watch with: {}",
+                watch_command(server, &battle_id)
+            ));
+            for line in &invite {
+                println!("{line}");
             }
-            println!("others watch with: {}", watch_command(server, &battle_id));
-            play(server, AnySession::Player(player), args.display).await
+            play(server, AnySession::Player(player), args.display, invite).await
         }
         Command::Join(args) => {
             let setup = args.setup.value()?;
             let player = PlayerSession::join(server, &args.battle_id, args.seat, setup, policy)
                 .await
                 .with_context(|| format!("joining battle {}", args.battle_id))?;
-            play(server, AnySession::Player(player), args.display).await
+            play(server, AnySession::Player(player), args.display, Vec::new()).await
         }
         Command::Rejoin(args) => {
             let player = PlayerSession::rejoin(server, &args.battle_id, &args.token, policy)
                 .await
                 .with_context(|| format!("rejoining battle {}", args.battle_id))?;
-            play(server, AnySession::Player(player), args.display).await
+            play(server, AnySession::Player(player), args.display, Vec::new()).await
         }
         Command::Watch(args) => {
-            let watcher = SpectatorSession::watch(server, &args.battle_id, policy)
+            let battle_id = match args.battle_id {
+                Some(id) => id,
+                None => {
+                    let spec = BattleSpec {
+                        ruleset: args.ruleset,
+                        opponent: Opponent::Bots,
+                        sample: args.sample,
+                        options: None,
+                        pace_ms: args.pace_ms,
+                        private: false,
+                    };
+                    let (battle_id, plan) = lobby::create(server, &spec)
+                        .await
+                        .context("creating a battle between bots")?;
+                    println!(
+                        "battle {battle_id} created: {} sample {}, the server's bots play \
+                         every seat",
+                        spec.ruleset, plan.sample
+                    );
+                    battle_id
+                }
+            };
+            let watcher = SpectatorSession::watch(server, &battle_id, policy)
                 .await
-                .with_context(|| format!("watching battle {}", args.battle_id))?;
-            println!("watching battle {} (read-only)", args.battle_id);
-            play(server, AnySession::Spectator(watcher), args.display).await
+                .with_context(|| format!("watching battle {battle_id}"))?;
+            println!("watching battle {battle_id} (read-only)");
+            play(
+                server,
+                AnySession::Spectator(watcher),
+                args.display,
+                Vec::new(),
+            )
+            .await
         }
     }
 }
 
-/// Run the session in plain mode or the full-screen UI, then leave and say how to come back.
-async fn play(server: &str, mut session: AnySession, display: Display) -> anyhow::Result<ExitCode> {
+/// Run the session in plain mode or the full-screen UI, then leave and say how to come back
+/// (or, after the full-screen UI, what the result was). `invite` says how others join and
+/// watch, for the waiting screen.
+async fn play(
+    server: &str,
+    mut session: AnySession,
+    display: Display,
+    invite: Vec<String>,
+) -> anyhow::Result<ExitCode> {
     let battle_id = session.feed().battle_id().to_owned();
     let rejoin = match &session {
         AnySession::Player(p) => {
@@ -265,8 +350,18 @@ async fn play(server: &str, mut session: AnySession, display: Display) -> anyhow
         let mut out = std::io::stdout();
         plain::run(&mut session, &mut input, &mut out).await?
     } else {
-        let greeting = format!("others watch with: {}", watch_command(server, &battle_id));
-        app::run(&mut session, greeting).await?;
+        let mut invite = invite;
+        if invite.is_empty() {
+            invite.push(format!(
+                "others watch with: {}",
+                watch_command(server, &battle_id)
+            ));
+        }
+        app::run(&mut session, invite).await?;
+        // The screen is gone: the result stays on the terminal.
+        for line in result_lines(session.feed().tracker()) {
+            println!("{line}");
+        }
         if session.feed().tracker().is_over() {
             Ending::Finished
         } else {

@@ -3,118 +3,12 @@
 //! stdin and stdout, while a second `battle-client watch --plain` follows the same battle to
 //! its result. Every wait is bounded; a stuck process is killed and its transcript shown.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Instant;
 
 use battle_server::Config;
-
-/// Longest wait for any single line.
-const LINE_TIMEOUT: Duration = Duration::from_secs(15);
-/// Longest a whole battle may take.
-const BATTLE_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// A running `battle-client` with its output lines arriving on a channel.
-struct Proc {
-    name: &'static str,
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-    transcript: Vec<String>,
-}
-
-impl Proc {
-    fn spawn(name: &'static str, args: &[&str]) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_battle-client"))
-            .args(args)
-            .env_remove("BATTLE_SERVER")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the client binary starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Proc {
-            name,
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
-    }
-
-    /// The next output line, or `None` when the output ended.
-    fn line(&mut self) -> Option<String> {
-        match self.lines.recv_timeout(LINE_TIMEOUT) {
-            Ok(line) => {
-                self.transcript.push(line.clone());
-                Some(line)
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => None,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                self.fail(&format!("no output line within {LINE_TIMEOUT:?}"))
-            }
-        }
-    }
-
-    /// Read lines until one satisfies `want`; returns it.
-    fn until(&mut self, what: &str, want: impl Fn(&str) -> bool) -> String {
-        loop {
-            match self.line() {
-                Some(line) if want(&line) => return line,
-                Some(_) => {}
-                None => self.fail(&format!("output ended before {what}")),
-            }
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin is piped");
-        writeln!(stdin, "{command}").expect("the client reads stdin");
-        stdin.flush().expect("the client reads stdin");
-    }
-
-    /// Wait for the process to exit successfully.
-    fn wait_success(&mut self) {
-        let deadline = Instant::now() + LINE_TIMEOUT;
-        loop {
-            match self.child.try_wait().expect("try_wait") {
-                Some(status) if status.success() => return,
-                Some(status) => self.fail(&format!("exited with {status}")),
-                None if Instant::now() > deadline => self.fail("did not exit"),
-                None => std::thread::sleep(Duration::from_millis(20)),
-            }
-        }
-    }
-
-    fn fail(&mut self, why: &str) -> ! {
-        let _ = self.child.kill();
-        panic!(
-            "{}: {why}; transcript:\n{}",
-            self.name,
-            self.transcript.join("\n")
-        );
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        // Never leave a client behind, whatever happened.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::{Proc, BATTLE_TIMEOUT};
 
 #[test]
 fn plain_client_plays_a_whole_battle_against_the_bot_and_a_watcher_follows() {
@@ -174,7 +68,7 @@ fn plain_client_plays_a_whole_battle_against_the_bot_and_a_watcher_follows() {
     // Play the battle: at each prompt, the first thing it offers.
     let started = Instant::now();
     let mut moves = 0;
-    let result = loop {
+    let headline = loop {
         if started.elapsed() > BATTLE_TIMEOUT {
             player.fail("the battle did not end in time");
         }
@@ -195,7 +89,19 @@ fn plain_client_plays_a_whole_battle_against_the_bot_and_a_watcher_follows() {
         }
     };
     assert!(moves >= 3, "a battle takes several moves, made {moves}");
-    assert!(result.contains("final score"), "{result}");
+    assert!(
+        [
+            "result: You won.",
+            "result: You lost: Training Automaton won.",
+            "result: A draw"
+        ]
+        .iter()
+        .any(|h| headline.starts_with(h)),
+        "the player is told the result in their own terms: {headline}"
+    );
+    let scores = player.until("the player's score lines", |l| {
+        l.starts_with("result: Player:")
+    });
     player.wait_success();
     let transcript = player.transcript.join("\n");
     assert!(
@@ -204,8 +110,11 @@ fn plain_client_plays_a_whole_battle_against_the_bot_and_a_watcher_follows() {
     );
     assert!(transcript.contains("turn: round 2"), "{transcript}");
 
-    let watched = watcher.until("the watcher's result", |l| l.starts_with("result:"));
-    assert_eq!(watched, result, "both see the same result");
+    watcher.until("the watcher's result", |l| l.starts_with("result:"));
+    let watched = watcher.until("the watcher's score lines", |l| {
+        l.starts_with("result: Player:")
+    });
+    assert_eq!(watched, scores, "both see the same scores");
     watcher.wait_success();
     let seen = watcher.transcript.join("\n");
     assert!(

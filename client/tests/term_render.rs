@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use battle_client::term::keys::Command;
+use battle_client::term::presence::notices;
 use battle_client::term::ui::{draw, Screen};
 use battle_client::term::Link;
 use battle_client::{ServerMsg, ViewTracker};
@@ -17,8 +18,19 @@ const WIDTH: u16 = 100;
 const HEIGHT: u16 = 34;
 
 fn card(id: u64, name: &str, sigil: &str, kind: &str, value: u64, synergy: bool) -> Value {
+    let text = match kind {
+        "attack" => format!("Deal {value} damage."),
+        _ => format!("Gain {value} block."),
+    };
     json!({"id": id, "card": format!("C{id:03}"), "name": name, "type": kind, "cost": 1,
-           "value": value, "sigil": sigil, "synergy": synergy})
+           "value": value, "sigil": sigil, "synergy": synergy, "text": text})
+}
+
+/// The envelope's `seats`: each seat as (taken, bot, connected).
+fn seats(of: &[(bool, bool, bool)]) -> Value {
+    of.iter()
+        .map(|&(taken, bot, connected)| json!({"taken": taken, "bot": bot, "connected": connected}))
+        .collect()
 }
 
 fn side(name: &str, hp: u64, max_hp: u64, hand: Option<Vec<Value>>) -> Value {
@@ -55,6 +67,7 @@ fn mid_battle(seat: Option<u64>) -> Value {
     json!({
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "playing",
         "seat": seat, "to_act": [0], "legal": legal, "outcome": null,
+        "seats": seats(&[(true, false, true), (true, true, true)]),
         "game": {
             "mode": "pve", "state": "playerTurn", "round": 3, "round_limit": 40, "active": 0,
             "sides": [
@@ -84,8 +97,11 @@ fn finished() -> Value {
     game["state"] = json!("gameOver");
     game["active"] = Value::Null;
     game["sides"][1]["hp"] = json!(0);
-    game["result"] = json!({"winner": 0, "final_scores": [212, 140],
-                            "summary": "Player wins: Training Automaton is out of HP."});
+    game["result"] = json!({"winner": 0, "final_scores": [168, 0],
+        "breakdown": [
+            {"score": 38, "win_bonus": 100, "hp_bonus": 30, "total": 168, "zeroed_by": null},
+            {"score": 38, "win_bonus": 0, "hp_bonus": 0, "total": 0, "zeroed_by": "knocked out"}],
+        "summary": "Player wins: Training Automaton is out of HP."});
     game["log"]
         .as_array_mut()
         .expect("fixture log is an array")
@@ -110,21 +126,38 @@ fn tracker(view: Value) -> ViewTracker {
 
 /// Render one screen and return its text, one line per row, trailing spaces trimmed.
 fn render(view: Value, link: Link, status: &str, show_help: bool) -> String {
+    render_with(
+        view,
+        link,
+        Extras {
+            status,
+            show_help,
+            ..Extras::default()
+        },
+    )
+}
+
+/// What a screen shows besides the view and the connection.
+#[derive(Default)]
+struct Extras<'a> {
+    status: &'a str,
+    show_help: bool,
+    invite: &'a [String],
+    log_scroll: usize,
+}
+
+/// Render the screen of `view` with `extras`.
+fn render_with(view: Value, link: Link, extras: Extras) -> String {
     let tracker = tracker(view);
     let mut terminal =
         Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("a test backend never fails");
+    let mut screen = Screen::of(&tracker, &link);
+    screen.status = extras.status;
+    screen.show_help = extras.show_help;
+    screen.invite = extras.invite;
+    screen.log_scroll = extras.log_scroll;
     terminal
-        .draw(|frame| {
-            draw(
-                frame,
-                &Screen {
-                    tracker: &tracker,
-                    link: &link,
-                    status,
-                    show_help,
-                },
-            )
-        })
+        .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
@@ -169,17 +202,44 @@ fn mid_battle_player_screen() {
     for name in HAND_NAMES {
         assert!(screen.contains(name), "the player sees their card {name}");
     }
-    assert!(screen.contains("★ synergy if played now"));
-    assert!(screen.contains("1-9 play card · e end turn · ? help · q quit"));
+    assert!(screen.contains("★ synergy now"));
+    assert!(screen.contains("Deal 7 damage."), "cards say what they do");
+    assert!(screen.contains("1-9 play card · e end turn · ↑↓ log · ? help · q quit"));
+    assert!(screen.contains("← your move"));
+    assert!(
+        !screen.contains("state"),
+        "no internal state names:\n{screen}"
+    );
     assert_snapshot("synergy_mid_battle", &screen);
 }
 
 #[test]
-fn result_screen() {
+fn won_screen() {
     let screen = render(finished(), Link::Connected, "", false);
-    assert!(screen.contains("Winner: Player"));
-    assert!(screen.contains("Final score: Player 212 · Training Automaton 140"));
+    assert!(screen.contains("You won."), "{screen}");
+    assert!(
+        screen.contains("Player: score 38 + 100 for the win + 30 for ending healthy = 168"),
+        "the final score is explained:\n{screen}"
+    );
+    assert!(screen.contains("Training Automaton: knocked out, so the final score is 0"));
     assert_snapshot("synergy_result", &screen);
+}
+
+#[test]
+fn lost_screen() {
+    let mut view = finished();
+    view["seat"] = json!(1);
+    view["game"]["sides"][0]
+        .as_object_mut()
+        .expect("a side is an object")
+        .remove("hand");
+    let screen = render(view, Link::Connected, "", false);
+    assert!(
+        screen.contains("You lost: Player won."),
+        "the loser is told:\n{screen}"
+    );
+    assert!(screen.contains("the running score 38 does not count"));
+    assert_snapshot("synergy_lost", &screen);
 }
 
 #[test]
@@ -199,6 +259,10 @@ fn spectator_screen_hides_every_hand() {
     }
     assert!(screen.contains("spectator"));
     assert!(screen.contains("reconnecting 2/6"));
+    assert!(
+        screen.contains("Training Automaton · seat 1 · bot"),
+        "{screen}"
+    );
     assert!(screen.contains("Hands are hidden from spectators"));
     assert!(
         !screen.contains("e end turn"),
@@ -236,14 +300,137 @@ fn help_and_refusal_are_shown() {
     assert!(screen.contains("✕ failed"));
 }
 
-#[test]
-fn a_battle_waiting_for_players_says_so() {
-    let view = json!({
+fn waiting_view() -> Value {
+    json!({
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "waiting", "seat": 0,
+        "seats": seats(&[(true, false, true), (false, false, false)]),
         "to_act": [], "prompt": null, "legal": [], "outcome": null, "game": null
-    });
-    let screen = render(view, Link::Connected, "", false);
-    assert!(screen.contains("waiting for players"), "{screen}");
+    })
+}
+
+#[test]
+fn waiting_screen_names_the_free_seat_and_the_join_command() {
+    let invite = [
+        "others join with: battle-client join kg4fme4qk7 --seat 1".to_owned(),
+        "others watch with: battle-client watch kg4fme4qk7".to_owned(),
+    ];
+    let screen = render_with(
+        waiting_view(),
+        Link::Connected,
+        Extras {
+            invite: &invite,
+            ..Extras::default()
+        },
+    );
+    assert!(screen.contains("Waiting for players"), "{screen}");
+    assert!(screen.contains("Seat 1 is still free."), "{screen}");
+    assert!(
+        screen.contains("battle-client join kg4fme4qk7 --seat 1"),
+        "the join command stays on screen:\n{screen}"
+    );
+    assert!(!screen.contains("your move"), "{screen}");
+    let refused = battle_client::term::choice::resolve(&tracker(waiting_view()), Command::Play(1))
+        .expect_err("nothing can be played before the start");
+    assert_eq!(refused, "the battle has not started: seat 1 is still free");
+    assert_snapshot("synergy_waiting", &screen);
+}
+
+/// The PvP battle of [`mid_battle`] as seat 0 sees it, with seat 1 held by a person who is
+/// connected or not.
+fn pvp_battle(opponent_connected: bool) -> Value {
+    let mut view = mid_battle(Some(0));
+    view["seats"] = seats(&[(true, false, true), (true, false, opponent_connected)]);
+    view["game"]["mode"] = json!("pvp");
+    view["game"]["sides"][0]["name"] = json!("Player 1");
+    view["game"]["sides"][1]["name"] = json!("Player 2");
+    view
+}
+
+#[test]
+fn opponent_joined_screen() {
+    let before = tracker(waiting_view());
+    let now = tracker(pvp_battle(true));
+    let told = notices(before.view(), &now).join(" · ");
+    assert_eq!(
+        told,
+        "Player 2 took seat 1 · every seat is taken: the battle starts"
+    );
+    let screen = render(pvp_battle(true), Link::Connected, &told, false);
+    assert!(screen.contains("» Player 2 took seat 1"), "{screen}");
+    assert!(screen.contains("Player 1's turn (yours)"), "{screen}");
+    assert_snapshot("synergy_opponent_joined", &screen);
+}
+
+#[test]
+fn opponent_left_screen() {
+    let before = tracker(pvp_battle(true));
+    let now = tracker(pvp_battle(false));
+    let told = notices(before.view(), &now).join(" · ");
+    let screen = render(pvp_battle(false), Link::Connected, &told, false);
+    assert!(
+        screen.contains("Player 2 left (disconnected); their seat waits for them to come back"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Player 2 · seat 1 · away (disconnected)"),
+        "the side shows who is away for as long as it lasts:\n{screen}"
+    );
+    assert_snapshot("synergy_opponent_left", &screen);
+}
+
+#[test]
+fn replaced_seat_screen_does_not_offer_a_move() {
+    let link = Link::Failed("the seat was taken back from another connection".into());
+    let screen = render(
+        mid_battle(Some(0)),
+        link,
+        "your seat was taken over from another connection; press r to take it back here",
+        false,
+    );
+    assert!(!screen.contains("← your move"), "{screen}");
+    assert!(
+        screen.contains("press r to take your seat back"),
+        "{screen}"
+    );
+    assert!(screen.contains("r reconnect"), "{screen}");
+    assert_snapshot("synergy_replaced", &screen);
+}
+
+#[test]
+fn card_help_says_what_cards_do_and_how_synergy_works() {
+    let screen = render(mid_battle(Some(0)), Link::Connected, "", true);
+    for needle in [
+        "How synergy plays",
+        "Flame +3 damage on attacks",
+        "Full spectrum",
+        "[1] Ember Strike (Flame attack): Deal 7 damage.",
+        "[2] Bark Guard (Leaf skill): Gain 8 block.",
+    ] {
+        assert!(screen.contains(needle), "help lacks {needle:?}:\n{screen}");
+    }
+    assert_snapshot("synergy_help", &screen);
+}
+
+#[test]
+fn the_log_scrolls_back_and_says_so() {
+    let mut view = mid_battle(Some(0));
+    let log: Vec<Value> = (1..=40).map(|i| json!(format!("log entry {i}"))).collect();
+    view["game"]["log"] = Value::from(log);
+    let newest = render(view.clone(), Link::Connected, "", false);
+    assert!(newest.contains("log entry 40") && !newest.contains("log entry 20\n"));
+    let back = render_with(
+        view,
+        Link::Connected,
+        Extras {
+            log_scroll: 15,
+            ..Extras::default()
+        },
+    );
+    assert!(back.contains("15 lines back"), "{back}");
+    assert!(
+        back.contains("log entry 25") && !back.contains("log entry 40"),
+        "{back}"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use battle_protocol::BattleStatus;
+use battle_protocol::{BattleStatus, SeatInfo};
 use battle_rules::ruleset::{Ruleset, Viewer, Viewers};
 use battle_rules::view::{envelope_view_all, Changes};
 use battle_server::battle::patch_frame;
@@ -196,7 +196,17 @@ fn pipeline(
             }
             let watching: Viewers = b.viewers.iter().copied().collect();
             let a = Instant::now();
-            let before = envelope_view_all(&b.id, BattleStatus::Playing, &*b.game, watching);
+            // As the actor does: who holds each seat, taken from the seats at every build.
+            let seats: Vec<SeatInfo> = (0..b.game.seat_count())
+                .map(|seat| SeatInfo {
+                    seat,
+                    taken: true,
+                    bot: false,
+                    connected: true,
+                })
+                .collect();
+            let before =
+                envelope_view_all(&b.id, BattleStatus::Playing, &seats, &*b.game, watching);
             let m = Instant::now();
             t.view += m - a;
             if step(&mut *b.game, &mut b.rng).is_none() {
@@ -212,7 +222,7 @@ fn pipeline(
                 BattleStatus::Playing
             };
             let a = Instant::now();
-            let view = envelope_view_all(&b.id, status, &*b.game, watching);
+            let view = envelope_view_all(&b.id, status, &seats, &*b.game, watching);
             let m = Instant::now();
             // As the actor and its audiences do: one diff, then each audience's operations
             // and new log lines copied into its frame.

@@ -65,3 +65,64 @@ impl Config {
         }
     }
 }
+
+/// Read a listen address: `HOST:PORT` with an IP address or a host name (`localhost:7878`,
+/// `0.0.0.0:7878`, `[::1]:7878`), or a bare `PORT` for 127.0.0.1. A name that resolves to
+/// several addresses gives the first IPv4 one (else the first).
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let text = text.trim();
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(format!(
+            "\"{text}\" is not HOST:PORT (for example 127.0.0.1:7878 or localhost:7878)"
+        ));
+    };
+    if port.parse::<u16>().is_err() {
+        return Err(format!("\"{port}\" is not a port number (0 to 65535)"));
+    }
+    let addrs: Vec<SocketAddr> = (host, 0)
+        .to_socket_addrs()
+        .map_err(|err| format!("cannot resolve the host name \"{host}\": {err}"))?
+        .collect();
+    let port: u16 = port.parse().expect("checked just above");
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or_else(|| addrs.first())
+        .map(|a| SocketAddr::new(a.ip(), port))
+        .ok_or_else(|| format!("the host name \"{host}\" has no address"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses_take_names_ips_and_bare_ports() {
+        assert_eq!(
+            parse_listen("localhost:7878"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 7878)))
+        );
+        assert_eq!(
+            parse_listen("0.0.0.0:80"),
+            Ok(SocketAddr::from(([0, 0, 0, 0], 80)))
+        );
+        assert_eq!(parse_listen("[::1]:9").map(|a| a.port()), Ok(9));
+        assert_eq!(
+            parse_listen("7000"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 7000)))
+        );
+        assert!(parse_listen("localhost")
+            .unwrap_err()
+            .contains("is not HOST:PORT"));
+        assert!(parse_listen("localhost:99999")
+            .unwrap_err()
+            .contains("not a port number"));
+    }
+}

@@ -5,6 +5,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -20,8 +21,10 @@ use tracing_subscriber::EnvFilter;
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
-    /// Address to listen on (port 0 picks a free port).
-    #[arg(long, env = "BATTLE_LISTEN", default_value = "127.0.0.1:7878")]
+    /// Address to listen on: HOST:PORT, where HOST is an IP address or a name such as
+    /// localhost (port 0 picks a free port).
+    #[arg(long, env = "BATTLE_LISTEN", default_value = "127.0.0.1:7878",
+          value_parser = battle_server::config::parse_listen)]
     listen: SocketAddr,
     /// Delay before each bot or engine move when `create` gives no pace_ms.
     #[arg(long, env = "BATTLE_PACE_MS", default_value_t = 600)]
@@ -64,10 +67,14 @@ impl From<Args> for Config {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // Logs go to stderr, so stdout carries only the listening line; colour only on a
+    // terminal, never into a file or a pipe.
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config::from(Args::parse());
     let server = battle_server::start(config.clone())

@@ -15,8 +15,13 @@ async fn commands_to_a_full_battle_queue_wait_and_are_all_answered_in_order() {
         ..Config::for_tests()
     })
     .await;
+    // Every client stays connected: one leaving would be news (a patch) for the others.
     let PvpTable {
-        battle_id, mut p1, ..
+        battle_id,
+        mut p1,
+        p0: _p0,
+        spectator: _spectator,
+        ..
     } = pvp_table(&server).await;
     const BURST: u64 = 300;
     let mut reqs = Vec::new();

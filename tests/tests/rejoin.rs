@@ -44,6 +44,14 @@ async fn rejoin_after_disconnect_gives_back_the_same_seat_and_a_snapshot() {
     p0.close().await;
     let mut lister = Client::connect(&server, "lister").await;
     wait_connected(&mut lister, &battle_id, 0, false).await;
+    // The other player is told, by a patch of the envelope's `seats`.
+    settle(&mut p1, &mut seat1.tracker).await;
+    let seats = &seat1.tracker.view().expect("a view")["seats"];
+    assert_eq!(
+        seats[0],
+        json!({"bot": false, "connected": false, "taken": true}),
+        "seat 0 is away but still held"
+    );
 
     let mut back = Client::connect(&server, "p0-again").await;
     let mut seated = back.rejoin(&battle_id, &token).await;
@@ -56,10 +64,16 @@ async fn rejoin_after_disconnect_gives_back_the_same_seat_and_a_snapshot() {
     );
     assert_eq!(
         seated.tracker.seq(),
-        seat0.tracker.seq(),
-        "nothing happened while away, so the snapshot is at the same seq"
+        seat0.tracker.seq().map(|seq| seq + 1),
+        "only the seat's own absence changed while away: one step on"
     );
     wait_connected(&mut lister, &battle_id, 0, true).await;
+    settle(&mut p1, &mut seat1.tracker).await;
+    assert_eq!(
+        seat1.tracker.view().expect("a view")["seats"][0]["connected"],
+        true,
+        "the other player sees seat 0 come back"
+    );
 
     // The seat plays on from the new connection and the other player sees it.
     assert!(

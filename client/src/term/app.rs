@@ -1,17 +1,27 @@
 //! The full-screen UI loop: draws the battle after every event and reads keys from a thread
 //! of its own (crossterm's blocking reader feeding a tokio channel).
+//!
+//! Status messages (a refusal, a notice that the opponent left) fade after [`STATUS_TTL`]:
+//! the screen itself shows what stays true (whose turn, who is away, the connection).
 
 use std::io;
+use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEvent};
 use ratatui::DefaultTerminal;
+use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::choice::resolve;
 use super::feed::Event;
 use super::keys::{command_for_key, Command};
+use super::presence::notices;
 use super::session::AnySession;
 use super::ui::{draw, Screen};
+
+/// How long a status message stays on screen.
+pub const STATUS_TTL: Duration = Duration::from_secs(8);
 
 /// What the input thread forwards.
 #[derive(Debug)]
@@ -20,12 +30,32 @@ enum Input {
     Resize,
 }
 
-/// Take over the terminal and run the UI until the person quits. `greeting` is the first
-/// status line (e.g. how others can join). The terminal is restored before returning, also
-/// on error; the session is left open for the caller to quit.
-pub async fn run(session: &mut AnySession, greeting: String) -> io::Result<()> {
+/// The status line: a message and when it stops being shown.
+#[derive(Debug, Default)]
+struct Status {
+    text: String,
+    until: Option<Instant>,
+}
+
+impl Status {
+    fn set(&mut self, text: String) {
+        self.until = (!text.is_empty()).then(|| Instant::now() + STATUS_TTL);
+        self.text = text;
+    }
+
+    fn expire(&mut self) {
+        self.text.clear();
+        self.until = None;
+    }
+}
+
+/// Take over the terminal and run the UI until the person quits. `invite` holds the lines
+/// that tell others how to join and watch (shown while the battle waits for players). The
+/// terminal is restored before returning, also on error; the session is left open for the
+/// caller to quit.
+pub async fn run(session: &mut AnySession, invite: Vec<String>) -> io::Result<()> {
     let mut terminal = ratatui::try_init()?;
-    let result = ui_loop(&mut terminal, session, greeting).await;
+    let result = ui_loop(&mut terminal, session, &invite).await;
     ratatui::restore();
     result
 }
@@ -49,29 +79,37 @@ fn spawn_input_thread() -> mpsc::Receiver<Input> {
 async fn ui_loop(
     terminal: &mut DefaultTerminal,
     session: &mut AnySession,
-    greeting: String,
+    invite: &[String],
 ) -> io::Result<()> {
     let mut keys = spawn_input_thread();
-    let mut status = greeting;
+    let mut status = Status::default();
     let mut show_help = false;
+    let mut log_scroll = 0usize;
+    let mut last_view: Option<Value> = session.feed().tracker().view().cloned();
     loop {
         terminal.draw(|frame| {
             let feed = session.feed();
-            draw(
-                frame,
-                &Screen {
-                    tracker: feed.tracker(),
-                    link: feed.link(),
-                    status: &status,
-                    show_help,
-                },
-            )
+            let mut screen = Screen::of(feed.tracker(), feed.link());
+            screen.status = &status.text;
+            screen.show_help = show_help;
+            screen.invite = invite;
+            screen.log_scroll = log_scroll;
+            draw(frame, &screen)
         })?;
+        let expiry = status.until;
         tokio::select! {
             event = session.feed_mut().next_event() => {
-                if let Some(words) = describe(&event) {
-                    status = words;
+                let tracker = session.feed().tracker();
+                let told = notices(last_view.as_ref(), tracker);
+                last_view = tracker.view().cloned();
+                if !told.is_empty() {
+                    status.set(told.join(" · "));
+                } else if let Some(words) = describe(&event) {
+                    status.set(words);
                 }
+            }
+            () = tokio::time::sleep_until(expiry.unwrap_or_else(Instant::now)), if expiry.is_some() => {
+                status.expire();
             }
             input = keys.recv() => {
                 let Some(input) = input else { return Ok(()) };
@@ -80,10 +118,20 @@ async fn ui_loop(
                     None => {}
                     Some(Command::Quit) => return Ok(()),
                     Some(Command::Help) => show_help = !show_help,
+                    Some(Command::ScrollBack(n)) => log_scroll = log_scroll.saturating_add(n),
+                    Some(Command::ScrollForward(n)) => log_scroll = log_scroll.saturating_sub(n),
+                    Some(Command::ScrollEnd) => log_scroll = 0,
+                    Some(Command::Retry) => {
+                        if session.feed_mut().retry_now() {
+                            status.set("reconnecting now".to_owned());
+                        } else {
+                            status.set("already connected (or reconnecting)".to_owned());
+                        }
+                    }
                     Some(command) => {
                         show_help = false;
                         if let Some(words) = act(session, command).await {
-                            status = words;
+                            status.set(words);
                         }
                     }
                 }
@@ -102,6 +150,10 @@ fn describe(event: &Event) -> Option<String> {
             Some(format!("refused by the server: {message} ({code})"))
         }
         Event::Link(link) => Some(link.describe()),
+        Event::Left(reason) if reason == "replaced" => Some(
+            "your seat was taken over from another connection; press r to take it back here"
+                .to_owned(),
+        ),
         Event::Left(reason) => Some(format!("the server stopped sending this battle ({reason})")),
         Event::Notice(n) => Some(n.clone()),
     }

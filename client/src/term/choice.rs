@@ -28,7 +28,20 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         return Err("spectators cannot act".to_owned());
     };
     match view["status"].as_str() {
-        Some("waiting") => return Err("the battle has not started: a seat is still free".into()),
+        Some("waiting") => {
+            let free: Vec<String> = super::presence::free_seats(view)
+                .iter()
+                .map(usize::to_string)
+                .collect();
+            return Err(match free.len() {
+                0 => "the battle has not started yet".to_owned(),
+                1 => format!("the battle has not started: seat {} is still free", free[0]),
+                _ => format!(
+                    "the battle has not started: seats {} are still free",
+                    free.join(", ")
+                ),
+            });
+        }
         Some("finished") => return Err("the battle is over".to_owned()),
         _ => {}
     }
@@ -85,7 +98,12 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
             let words: Vec<&str> = values.iter().map(String::as_str).collect();
             fill::fill_from_text(entry(legal, n)?, &words)
         }
-        Command::Help | Command::Quit => Err("that command sends nothing".to_owned()),
+        Command::Help
+        | Command::Quit
+        | Command::Retry
+        | Command::ScrollBack(_)
+        | Command::ScrollForward(_)
+        | Command::ScrollEnd => Err("that command sends nothing".to_owned()),
     }
 }
 

@@ -215,6 +215,23 @@ impl BattleFeed {
         Ok(())
     }
 
+    /// After the feed gave up (or the seat was taken over from another connection), start
+    /// reconnecting again from the first try; `false` while connected or already retrying.
+    pub fn retry_now(&mut self) -> bool {
+        if !matches!(self.link, Link::Failed(_)) {
+            return false;
+        }
+        self.retry = Some(Retry {
+            attempt: 1,
+            at: Instant::now(),
+        });
+        self.link = Link::Reconnecting {
+            attempt: 1,
+            of: self.policy.attempts.max(1),
+        };
+        true
+    }
+
     /// Drop the connection as if the network had failed: the next [`BattleFeed::next_event`]
     /// starts reconnecting. For tests and for a "reconnect now" key.
     pub fn drop_connection(&mut self) -> Event {

@@ -14,23 +14,36 @@ pub enum Command {
     EndTurn,
     /// Show or hide the help.
     Help,
+    /// Scroll the log back (towards older entries) by this many lines.
+    ScrollBack(usize),
+    /// Scroll the log forward (towards the newest entry) by this many lines.
+    ScrollForward(usize),
+    /// Jump back to the newest log entries.
+    ScrollEnd,
+    /// Try to reconnect now (after the client gave up, or to take a replaced seat back).
+    Retry,
     /// Leave the client (a seat stays ours for `rejoin`).
     Quit,
 }
 
 /// The key hints every screen shows.
-pub const KEY_HINTS: &str = "1-9 play card · e end turn · ? help · q quit";
+pub const KEY_HINTS: &str = "1-9 play card · e end turn · ↑↓ log · ? help · q quit";
 
 /// The help text, one entry per line, shared by the UI's help box and plain mode.
-pub const HELP_LINES: [&str; 7] = [
+pub const HELP_LINES: [&str; 9] = [
     "1..9       play the card at that position in your hand (play N in plain mode)",
     "           an action with values to choose: play N VALUES in plain mode (--plain)",
     "e          end your turn (end)",
+    "↑ ↓ PgUp PgDn  scroll the log back and forward; End shows the newest entries",
+    "r          reconnect now, after the connection was given up or the seat taken over",
     "?          show or hide this help (help)",
     "q          quit; a seat stays yours, the exact rejoin command is printed (quit)",
     "Moves that are not legal right now are refused before they reach the server.",
     "Spectators only watch: the keys that act do nothing for them.",
 ];
+
+/// Lines a page key scrolls the log by.
+const PAGE: usize = 10;
 
 /// The command a key press asks for, if any. Releases and repeats are ignored, and Ctrl-C
 /// quits like `q`.
@@ -43,6 +56,13 @@ pub fn command_for_key(key: KeyEvent) -> Option<Command> {
         KeyCode::Char(c @ '1'..='9') => c.to_digit(10).map(|d| Command::Play(d as usize)),
         KeyCode::Char('e') | KeyCode::Char('E') => Some(Command::EndTurn),
         KeyCode::Char('?') | KeyCode::F(1) => Some(Command::Help),
+        KeyCode::Up | KeyCode::Char('k') => Some(Command::ScrollBack(1)),
+        KeyCode::Down | KeyCode::Char('j') => Some(Command::ScrollForward(1)),
+        KeyCode::PageUp => Some(Command::ScrollBack(PAGE)),
+        KeyCode::PageDown => Some(Command::ScrollForward(PAGE)),
+        KeyCode::Home => Some(Command::ScrollBack(usize::MAX)),
+        KeyCode::End => Some(Command::ScrollEnd),
+        KeyCode::Char('r') | KeyCode::Char('R') => Some(Command::Retry),
         KeyCode::Char('q') | KeyCode::Char('Q') | KeyCode::Esc => Some(Command::Quit),
         _ => None,
     }
@@ -67,6 +87,7 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
         [n] if n.chars().all(|c| c.is_ascii_digit()) => number(n).map(Command::Play),
         ["end" | "e" | "end_turn"] => Ok(Command::EndTurn),
         ["help" | "?" | "h"] => Ok(Command::Help),
+        ["retry" | "reconnect"] => Ok(Command::Retry),
         ["quit" | "q" | "exit"] => Ok(Command::Quit),
         [] => Err("empty command; type help".to_owned()),
         _ => Err(format!("unknown command \"{}\"; type help", line.trim())),
@@ -85,6 +106,24 @@ mod tests {
         assert_eq!(command_for_key(k('q')), Some(Command::Quit));
         assert_eq!(command_for_key(k('?')), Some(Command::Help));
         assert_eq!(command_for_key(k('0')), None);
+        assert_eq!(command_for_key(k('r')), Some(Command::Retry));
+        let code = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        assert_eq!(
+            command_for_key(code(KeyCode::Up)),
+            Some(Command::ScrollBack(1))
+        );
+        assert_eq!(
+            command_for_key(code(KeyCode::PageDown)),
+            Some(Command::ScrollForward(PAGE))
+        );
+        assert_eq!(
+            command_for_key(code(KeyCode::End)),
+            Some(Command::ScrollEnd)
+        );
+        assert_eq!(
+            command_for_key(code(KeyCode::Home)),
+            Some(Command::ScrollBack(usize::MAX))
+        );
         assert_eq!(
             command_for_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(Command::Quit)

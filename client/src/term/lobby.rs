@@ -21,6 +21,8 @@ pub enum Opponent {
     Bot,
     /// People join the other seats.
     Person,
+    /// The server plays every seat (its engine and its bots); the creator only watches.
+    Bots,
 }
 
 /// What to create.
@@ -62,7 +64,7 @@ impl BattleSpec {
     pub fn plan(&self, ruleset: &RulesetInfo) -> Result<Plan, String> {
         let sample = match (&self.sample, self.opponent) {
             (Some(name), _) => samples::named(ruleset, name)?,
-            (None, Opponent::Bot) => samples::against_bot(ruleset)
+            (None, Opponent::Bot | Opponent::Bots) => samples::against_bot(ruleset)
                 .ok_or_else(|| format!("{} lists no sample", ruleset.id))?,
             (None, Opponent::Person) => samples::between_people(ruleset).ok_or_else(|| {
                 format!(
@@ -74,10 +76,12 @@ impl BattleSpec {
         let people = samples::people_seats(sample);
         let bots = match self.opponent {
             Opponent::Bot => people.iter().skip(1).copied().collect(),
+            Opponent::Bots => people.clone(),
             Opponent::Person => Vec::new(),
         };
         let people = match self.opponent {
             Opponent::Bot => people.into_iter().take(1).collect(),
+            Opponent::Bots => Vec::new(),
             Opponent::Person => people,
         };
         Ok(Plan {

@@ -7,7 +7,9 @@
 //! - [`lobby`]: listing and creating battles;
 //! - [`ui`]: the full-screen screens (synergy panel, generic panel), drawn from state alone;
 //! - [`app`]: the full-screen loop; [`plain`]: line-per-event mode for scripts;
-//! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`.
+//! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
+//! - [`presence`]: who holds and is connected to each seat, and the notices when that
+//!   changes; [`outcome`]: the result told to each viewer in their own terms.
 //!
 //! Session logic never touches the terminal, so it is tested without one.
 
@@ -17,7 +19,9 @@ mod error;
 pub mod feed;
 pub mod keys;
 pub mod lobby;
+pub mod outcome;
 pub mod plain;
+pub mod presence;
 pub mod reconnect;
 pub mod session;
 pub mod share;

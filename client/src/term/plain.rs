@@ -13,6 +13,8 @@ use tokio::sync::mpsc;
 use super::choice::resolve;
 use super::feed::Event;
 use super::keys::{parse_line, Command, HELP_LINES};
+use super::outcome::result_lines;
+use super::presence::{free_seats, notices};
 use super::reconnect::Link;
 use super::session::AnySession;
 use crate::{fill, ViewTracker};
@@ -60,9 +62,22 @@ impl PlainReporter {
             ));
         }
         let before = prev.as_ref();
+        out.extend(
+            notices(before, tracker)
+                .into_iter()
+                .map(|n| format!("notice: {n}")),
+        );
         if view["game"].is_null() {
             if before.is_none_or(|b| !b["game"].is_null()) {
-                out.push("waiting: the battle starts when every seat is taken".to_owned());
+                let free: Vec<String> = free_seats(view).iter().map(usize::to_string).collect();
+                let free = match free.len() {
+                    0 => String::new(),
+                    1 => format!("; seat {} is free", free[0]),
+                    _ => format!("; seats {} are free", free.join(", ")),
+                };
+                out.push(format!(
+                    "waiting: the battle starts when every seat is taken{free}"
+                ));
             }
         } else if view["ruleset"] == "synergy" {
             synergy_changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
@@ -72,10 +87,12 @@ impl PlainReporter {
         if before.is_none_or(|b| b["status"] != view["status"]) {
             out.push(format!("status: {}", text(&view["status"])));
         }
-        if let Some(outcome) = tracker.outcome() {
-            if before.is_none_or(|b| b["outcome"].is_null()) {
-                out.push(result_line(view, outcome));
-            }
+        if tracker.outcome().is_some() && before.is_none_or(|b| b["outcome"].is_null()) {
+            out.extend(
+                result_lines(tracker)
+                    .into_iter()
+                    .map(|l| format!("result: {l}")),
+            );
         }
         self.last = Some(view.clone());
         out
@@ -92,7 +109,7 @@ impl PlainReporter {
             return None;
         }
         self.prompted_seq = tracker.seq();
-        Some(prompt_line(tracker))
+        prompt_line(tracker)
     }
 
     /// Make the next [`PlainReporter::prompt`] repeat itself (after a refused move).
@@ -122,23 +139,16 @@ fn synergy_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) 
             }
         }
     }
-    let turn_key = |v: &Value| {
-        (
-            v["game"]["round"].clone(),
-            v["game"]["state"].clone(),
-            v["game"]["active"].clone(),
-        )
-    };
+    let turn_key = |v: &Value| (v["game"]["round"].clone(), v["game"]["active"].clone());
     if before.is_none_or(|b| turn_key(b) != turn_key(view)) {
-        let who = match game["active"].as_u64() {
-            Some(seat) => format!("{} to act", text(&game["sides"][seat as usize]["name"])),
-            None => "nobody to act".to_owned(),
-        };
-        out.push(format!(
-            "turn: round {}, state {}, {who}",
-            game["round"],
-            text(&game["state"])
-        ));
+        if let Some(seat) = game["active"].as_u64() {
+            let name = text(&game["sides"][seat as usize]["name"]);
+            let yours = if view["seat"] == seat { " (yours)" } else { "" };
+            out.push(format!(
+                "turn: round {}, {name}'s turn{yours}",
+                game["round"]
+            ));
+        }
     }
 }
 
@@ -160,42 +170,9 @@ fn generic_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) 
     }
 }
 
-fn result_line(view: &Value, outcome: &Value) -> String {
-    let game = &view["game"];
-    let name = |seat: &Value| {
-        let seat = seat.as_u64().unwrap_or(0) as usize;
-        match game["sides"][seat]["name"].as_str() {
-            Some(n) => n.to_owned(),
-            None => format!("seat {seat}"),
-        }
-    };
-    let winners: Vec<String> = outcome["winners"]
-        .as_array()
-        .map(|w| w.iter().map(name).collect())
-        .unwrap_or_default();
-    let winners = if winners.is_empty() {
-        "a draw".to_owned()
-    } else {
-        format!("{} won", winners.join(" and "))
-    };
-    let scores = match game["result"]["final_scores"].as_array() {
-        Some(scores) => {
-            let parts: Vec<String> = scores
-                .iter()
-                .enumerate()
-                .map(|(seat, s)| format!("{} {s}", name(&Value::from(seat))))
-                .collect();
-            format!("; final score {}", parts.join(", "))
-        }
-        None => String::new(),
-    };
-    format!("result: {winners}{scores}; {}", text(&outcome["summary"]))
-}
-
-fn prompt_line(tracker: &ViewTracker) -> String {
-    let Some(view) = tracker.view() else {
-        return "your move:".to_owned();
-    };
+/// The prompt, or `None` when there is nothing this seat may type now.
+fn prompt_line(tracker: &ViewTracker) -> Option<String> {
+    let view = tracker.view()?;
     let legal = tracker.legal_actions();
     let mut options = Vec::new();
     let mut detail = String::new();
@@ -208,18 +185,18 @@ fn prompt_line(tracker: &ViewTracker) -> String {
             .enumerate()
             .map(|(i, c)| {
                 let synergy = if c["synergy"] == true {
-                    ", synergy"
+                    ", synergy now"
                 } else {
                     ""
                 };
                 format!(
-                    "[{}] {} ({} {}, cost {}, value {}{synergy})",
+                    "[{}] {} ({} {}, cost {}{synergy}: {})",
                     i + 1,
                     text(&c["name"]),
                     text(&c["sigil"]),
                     text(&c["type"]),
                     c["cost"],
-                    c["value"]
+                    text(&c["text"])
                 )
             })
             .collect();
@@ -251,11 +228,14 @@ fn prompt_line(tracker: &ViewTracker) -> String {
         Some(text) => format!("{text} "),
         None => String::new(),
     };
-    if tracker.my_turn() {
+    if options.is_empty() {
+        return None;
+    }
+    Some(if tracker.my_turn() {
         format!("your move: {asked}{detail}you may: {}", options.join(", "))
     } else {
         format!("you may (not awaited): {}", options.join(", "))
-    }
+    })
 }
 
 fn text(v: &Value) -> String {
@@ -313,8 +293,13 @@ pub async fn run(
                     }
                     Event::Link(link) => vec![format!("connection: {}", link.describe())],
                     Event::Left(reason) => {
-                        emit(out, [format!("left: {reason}")])?;
-                        return Ok(Ending::Lost(reason));
+                        let why = match reason.as_str() {
+                            "replaced" => "your seat was taken over by another connection".to_owned(),
+                            "expired" => "the battle is gone from the server".to_owned(),
+                            other => other.to_owned(),
+                        };
+                        emit(out, [format!("left: {why}")])?;
+                        return Ok(Ending::Lost(why));
                     }
                     Event::Notice(n) => vec![format!("notice: {n}")],
                 };
@@ -332,6 +317,14 @@ pub async fn run(
                 match parse_line(&line) {
                     Err(why) => emit(out, [format!("refused: {why}")])?,
                     Ok(Command::Quit) => return Ok(Ending::Quit),
+                    Ok(Command::Retry) => {
+                        let words = if session.feed_mut().retry_now() {
+                            "reconnecting now"
+                        } else {
+                            "already connected (or reconnecting)"
+                        };
+                        emit(out, [format!("connection: {words}")])?;
+                    }
                     Ok(Command::Help) => {
                         reporter.reprompt();
                         emit(out, HELP_LINES.iter().map(|l| format!("help: {l}")))?;
@@ -391,7 +384,7 @@ mod tests {
                 "sides": [
                     {"name": "Ann", "hp": 60, "score": 0, "energy": 3, "hand": [
                         {"id": 2, "name": "Thorn Jab", "sigil": "Leaf", "type": "attack",
-                         "cost": 1, "value": 6, "synergy": true}]},
+                         "cost": 1, "value": 6, "synergy": true, "text": "Deal 6 damage."}]},
                     {"name": "Bot", "hp": hp, "score": 0}
                 ]}
         })
@@ -418,7 +411,10 @@ mod tests {
         assert!(first.contains(&"hp: Bot 70".to_owned()));
         let prompt = r.prompt(&t, false).expect("our turn");
         assert!(prompt.ends_with("you may: play 1, end"), "{prompt}");
-        assert!(prompt.contains("[1] Thorn Jab (Leaf attack, cost 1, value 6, synergy)"));
+        assert!(
+            prompt.contains("[1] Thorn Jab (Leaf attack, cost 1, synergy now: Deal 6 damage.)"),
+            "{prompt}"
+        );
         assert_eq!(r.prompt(&t, false), None, "once per view");
         r.reprompt();
         assert!(r.prompt(&t, true).is_none(), "not while a move is pending");
@@ -433,10 +429,87 @@ mod tests {
             vec![
                 "log: Ann hits.".to_owned(),
                 "hp: Bot 70 -> 64".to_owned(),
-                "turn: round 1, state playerTurn, Bot to act".to_owned(),
+                "turn: round 1, Bot's turn".to_owned(),
             ]
         );
         assert_eq!(r.prompt(&t, false), None, "not our turn");
+    }
+
+    fn seats(opponent: &str) -> Value {
+        let seat = |taken: bool, connected: bool| json!({"taken": taken, "bot": false, "connected": connected});
+        let other = match opponent {
+            "free" => seat(false, false),
+            "here" => seat(true, true),
+            _ => seat(true, false),
+        };
+        json!([seat(true, true), other])
+    }
+
+    #[test]
+    fn the_opponent_arriving_leaving_and_returning_is_told() {
+        let mut t = ViewTracker::new("b");
+        let mut r = PlainReporter::new();
+        let waiting = json!({"battle_id": "b", "ruleset": "synergy", "status": "waiting",
+            "seat": 0, "seats": seats("free"), "to_act": [], "prompt": null, "legal": [],
+            "outcome": null, "game": null});
+        apply(&mut t, 1, waiting);
+        let lines = r.changes(&t);
+        assert!(
+            lines.contains(
+                &"waiting: the battle starts when every seat is taken; seat 1 is free".to_owned()
+            ),
+            "{lines:?}"
+        );
+        let mut playing = view(70, json!([]), 0);
+        playing["seats"] = seats("here");
+        apply(&mut t, 2, playing.clone());
+        let lines = r.changes(&t);
+        assert!(
+            lines.contains(&"notice: Bot took seat 1".to_owned()),
+            "{lines:?}"
+        );
+        assert!(lines.contains(&"notice: every seat is taken: the battle starts".to_owned()));
+        let mut away = playing.clone();
+        away["seats"] = seats("away");
+        apply(&mut t, 3, away);
+        assert_eq!(
+            r.changes(&t),
+            vec!["notice: Bot left (disconnected); their seat waits for them to come back"]
+        );
+        apply(&mut t, 4, playing);
+        assert_eq!(r.changes(&t), vec!["notice: Bot is back"]);
+    }
+
+    #[test]
+    fn the_result_says_who_won_and_where_the_scores_come_from() {
+        for (seat, headline) in [(0, "result: You won."), (1, "result: You lost: Ann won.")] {
+            let mut t = ViewTracker::new("b");
+            let mut r = PlainReporter::new();
+            let mut over = view(0, json!(["Ann wins."]), 0);
+            over["seat"] = json!(seat);
+            over["status"] = json!("finished");
+            over["legal"] = json!([]);
+            over["outcome"] = json!({"winners": [0], "summary": "Ann wins by knockout."});
+            over["game"]["result"] = json!({"breakdown": [
+                {"score": 20, "win_bonus": 100, "hp_bonus": 30, "total": 150, "zeroed_by": null},
+                {"score": 8, "win_bonus": 0, "hp_bonus": 0, "total": 0,
+                 "zeroed_by": "knocked out"}]});
+            apply(&mut t, 1, over);
+            let lines = r.changes(&t);
+            let results: Vec<&String> = lines.iter().filter(|l| l.starts_with("result:")).collect();
+            assert_eq!(
+                results,
+                vec![
+                    headline,
+                    "result: Ann: score 20 + 100 for the win + 30 for ending healthy = 150",
+                    "result: Bot: knocked out, so the final score is 0 (the running score 8 \
+                     does not count)",
+                    "result: Ann wins by knockout.",
+                ],
+                "{lines:?}"
+            );
+            assert_eq!(r.prompt(&t, false), None, "nothing to type once it is over");
+        }
     }
 
     #[test]
@@ -448,6 +521,7 @@ mod tests {
         apply(&mut t, 1, waiting);
         let lines = r.changes(&t);
         assert!(lines.contains(&"waiting: the battle starts when every seat is taken".to_owned()));
+        assert_eq!(r.prompt(&t, false), None, "nothing to type while waiting");
         assert_eq!(r.prompt(&t, false), None);
         let bid = json!({"kind": "bid", "cards": {"$choose": {"type": "array",
             "items": {"enum": [1, 5]}, "uniqueItems": true, "minItems": 1, "maxItems": 2}}});

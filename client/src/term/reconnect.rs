@@ -18,11 +18,12 @@ pub struct ReconnectPolicy {
 }
 
 impl Default for ReconnectPolicy {
-    /// Six tries over about twelve seconds: long enough for a server restart or a network
-    /// blip, short enough that a person is not left staring at a frozen screen.
+    /// Twelve tries over about forty seconds: long enough for a server restart or a network
+    /// blip, short enough that a person is not left staring at a frozen screen; after that
+    /// the `r` key starts again.
     fn default() -> Self {
         ReconnectPolicy {
-            attempts: 6,
+            attempts: 12,
             first_delay: Duration::from_millis(250),
             max_delay: Duration::from_secs(4),
             answer_timeout: Duration::from_secs(10),

@@ -358,7 +358,21 @@ fn shared_view(game: &dyn Ruleset, viewers: &[Viewer]) -> ViewValue {
     } else {
         BattleStatus::Playing
     };
-    envelope_view_all("b1", status, game, viewers.iter().copied().collect())
+    let seats: Vec<battle_protocol::SeatInfo> = (0..game.seat_count())
+        .map(|seat| battle_protocol::SeatInfo {
+            seat,
+            taken: true,
+            bot: false,
+            connected: true,
+        })
+        .collect();
+    envelope_view_all(
+        "b1",
+        status,
+        &seats,
+        game,
+        viewers.iter().copied().collect(),
+    )
 }
 
 /// The server diffs a change once for every viewer: each viewer's share must be exactly the

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, ServerMsg};
+use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, SeatInfo, ServerMsg};
 use battle_rules::input_log::{Input, InputLog};
 use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
 use battle_rules::view::{envelope, Changes, ViewValue, Viewers};
@@ -50,6 +50,9 @@ pub struct BattleActor {
     pub(super) game: Box<dyn Ruleset>,
     pub(super) status: BattleStatus,
     pub(super) seats: Seats,
+    /// Who held and was connected to each seat in the views last published: the envelope's
+    /// `seats` as every audience holds it now.
+    pub(super) shown_seats: Vec<SeatInfo>,
     /// One audience per seat (indexed by seat), then the spectators' audience last.
     pub(super) audiences: Vec<Audience>,
     log: InputLog,
@@ -85,6 +88,7 @@ pub fn prepare(
         id: setup.battle_id,
         status: BattleStatus::Waiting,
         seats: Seats::new(seat_count, &setup.bots),
+        shown_seats: Vec::new(),
         audiences,
         bot_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5eed_b075),
         pace: setup.pace,
@@ -103,6 +107,7 @@ pub fn prepare(
         },
         summary_dirty: false,
     };
+    actor.shown_seats = actor.seats.infos();
     actor.start_when_seated();
     actor.summary = actor.build_summary();
     let summary = actor.summary.clone();
@@ -131,6 +136,7 @@ impl BattleActor {
                     }
                 }
             }
+            self.sync_presence();
             self.sync_summary();
         }
         self.farewell();
@@ -247,7 +253,13 @@ impl BattleActor {
         (!watching.is_empty()).then(|| {
             (
                 watching,
-                envelope::build_all(&self.id, self.status, &*self.game, watching),
+                envelope::build_all(
+                    &self.id,
+                    self.status,
+                    &self.shown_seats,
+                    &*self.game,
+                    watching,
+                ),
             )
         })
     }
@@ -288,11 +300,12 @@ impl BattleActor {
         before: Option<(Viewers, ViewValue)>,
     ) {
         let watching = self.watching();
+        self.shown_seats = self.seats.infos();
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let view = if watching.is_empty() {
             ViewValue::Null
         } else {
-            envelope::build_all(id, status, game, watching)
+            envelope::build_all(id, status, &self.shown_seats, game, watching)
         };
         // Audiences that were not watched before the change get a snapshot instead.
         let change = before.map(|(was, old)| (was, Changes::between(&old, &view, was & watching)));
@@ -313,6 +326,15 @@ impl BattleActor {
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
             self.forget(conn);
+        }
+    }
+
+    /// When someone took a seat, left it or came back since the views were last published,
+    /// publish the change: the other players see their opponent arrive, go and return.
+    pub(super) fn sync_presence(&mut self) {
+        if self.seats.infos() != self.shown_seats {
+            let before = self.views_now();
+            self.publish(None, before);
         }
     }
 

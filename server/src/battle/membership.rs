@@ -45,6 +45,8 @@ impl BattleActor {
             // The start gave the seat back (and told the holder why).
             return;
         }
+        // Everyone already here sees the seat taken before the newcomer's snapshot goes out.
+        self.sync_presence();
         let reply = ServerMsg::Joined {
             battle_id: self.id.clone(),
             seat,
@@ -78,6 +80,7 @@ impl BattleActor {
                 });
             }
         }
+        self.sync_presence();
         let reply = ServerMsg::Joined {
             battle_id: self.id.clone(),
             seat,
@@ -107,7 +110,7 @@ impl BattleActor {
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
+        let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
         let ahead = Some(message_frame(reply));
         audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view);
         if status != BattleStatus::Finished {
@@ -132,7 +135,7 @@ impl BattleActor {
         let index = self.audience_index(viewer);
         let (id, status, game) = (&self.id, self.status, &*self.game);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, game, Viewers::of(viewer));
+        let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
         self.audiences[index].send_snapshot(id, from, None, req, game.log(viewer), &view);
     }
 

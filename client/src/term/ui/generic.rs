@@ -9,17 +9,21 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use crate::{fill, ViewTracker};
+use super::Screen;
+use crate::fill;
+use crate::term::outcome::result_lines;
 
 /// Draw the generic panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
+pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
     };
     let legal = tracker.legal_actions();
+    let result = result_lines(tracker);
     let [envelope, game] = Layout::vertical([
         Constraint::Length(
-            u16::try_from(legal.len())
+            u16::try_from(legal.len() + result.len())
                 .unwrap_or(u16::MAX)
                 .saturating_add(5),
         ),
@@ -27,11 +31,16 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
     ])
     .areas(area);
     let mut lines = vec![Line::raw(format!(
-        "status {} · to act {} · outcome {}",
+        "status {} · to act {}{}",
         view["status"].as_str().unwrap_or("?"),
         view["to_act"],
-        view["outcome"]
+        if screen.my_move() {
+            " · your move"
+        } else {
+            ""
+        }
     ))];
+    lines.extend(result.iter().map(|l| Line::raw(l.clone())));
     if let Some(text) = view["prompt"]["text"].as_str() {
         lines.push(Line::raw(format!("asked: {text}")));
     }

@@ -28,6 +28,30 @@ pub struct Screen<'a> {
     pub status: &'a str,
     /// Whether the help box is open.
     pub show_help: bool,
+    /// How others can join and watch, shown while the battle waits for players.
+    pub invite: &'a [String],
+    /// How many log lines the person has scrolled back from the newest.
+    pub log_scroll: usize,
+}
+
+impl Screen<'_> {
+    /// A screen with no status, help, invitation or scrolling.
+    pub fn of<'a>(tracker: &'a ViewTracker, link: &'a Link) -> Screen<'a> {
+        Screen {
+            tracker,
+            link,
+            status: "",
+            show_help: false,
+            invite: &[],
+            log_scroll: 0,
+        }
+    }
+
+    /// Whether this client may act for its seat now: it holds a seat, is connected (a seat
+    /// taken over from another connection is not ours any more) and the battle awaits it.
+    pub fn my_move(&self) -> bool {
+        *self.link == Link::Connected && self.tracker.my_turn()
+    }
 }
 
 /// Draw `screen` over the whole frame.
@@ -43,16 +67,9 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     let view = screen.tracker.view();
     match view {
         None => frame.render_widget(Paragraph::new("waiting for the battle's view..."), body),
-        Some(v) if v["game"].is_null() => frame.render_widget(
-            Paragraph::new(
-                "waiting for players: the battle starts when every seat is taken \
-                 (each player brings their own setup, such as a deck)",
-            )
-            .wrap(Wrap { trim: true }),
-            body,
-        ),
-        Some(v) if v["ruleset"] == "synergy" => synergy::draw(frame, body, screen.tracker),
-        Some(_) => generic::draw(frame, body, screen.tracker),
+        Some(v) if v["game"].is_null() => draw_waiting(frame, body, v, screen),
+        Some(v) if v["ruleset"] == "synergy" => synergy::draw(frame, body, screen),
+        Some(_) => generic::draw(frame, body, screen),
     }
     frame.render_widget(
         Paragraph::new(Line::from(vec![
@@ -61,20 +78,60 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         ])),
         status,
     );
-    let hints = if screen.tracker.is_over() {
-        "battle over · ? help · q quit"
+    let hints = if let Link::Failed(_) = screen.link {
+        "not connected · r reconnect · ↑↓ log · ? help · q quit"
+    } else if screen.tracker.is_over() {
+        "battle over · ↑↓ log · ? help · q quit"
     } else if screen.tracker.seat().is_some() {
         KEY_HINTS
     } else {
-        "spectating (read-only) · ? help · q quit"
+        "spectating (read-only) · ↑↓ log · ? help · q quit"
     };
     frame.render_widget(
         Paragraph::new(hints).style(Style::new().add_modifier(Modifier::DIM)),
         keys,
     );
     if screen.show_help {
-        draw_help(frame, frame.area());
+        draw_help(frame, frame.area(), screen);
     }
+}
+
+/// The battle has not started: who is missing, and the commands that bring them.
+fn draw_waiting(frame: &mut Frame, area: Rect, view: &serde_json::Value, screen: &Screen) {
+    let free = super::presence::free_seats(view);
+    let mut lines = vec![
+        Line::styled(
+            "Waiting for players: the battle starts when every seat is taken.",
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Line::raw(match free.as_slice() {
+            [] => "Every seat is taken; the battle is starting.".to_owned(),
+            [seat] => format!("Seat {seat} is still free."),
+            seats => format!(
+                "Seats {} are still free.",
+                seats
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+        Line::raw("Each player brings their own setup (such as a deck) when taking a seat."),
+        Line::raw(""),
+    ];
+    lines.extend(screen.invite.iter().map(|l| Line::raw(l.clone())));
+    if screen.tracker.seat().is_some() {
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(
+            "You will be told here when someone takes a seat; your keys work once it starts.",
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" waiting ")),
+        area,
+    );
 }
 
 fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
@@ -110,16 +167,29 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
     );
 }
 
-fn draw_help(frame: &mut Frame, area: Rect) {
-    let width = HELP_LINES.iter().map(|l| l.len()).max().unwrap_or(40) as u16 + 4;
+/// The help box: the keys, then how the game itself works (for synergy: the sigils,
+/// synergies, scoring and every card in the hand with what it does).
+fn draw_help(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let mut text: Vec<String> = HELP_LINES.iter().map(|l| (*l).to_owned()).collect();
+    if screen
+        .tracker
+        .view()
+        .is_some_and(|v| v["ruleset"] == "synergy")
+    {
+        text.push(String::new());
+        text.extend(synergy::rules_help(screen.tracker));
+    }
+    let widest = text.iter().map(|l| l.chars().count()).max().unwrap_or(40);
+    let width = (widest as u16 + 4).min(area.width);
     let [area] = Layout::horizontal([Constraint::Length(width)])
         .flex(Flex::Center)
         .areas(area);
-    let [area] = Layout::vertical([Constraint::Length(HELP_LINES.len() as u16 + 2)])
+    let height = (text.len() as u16 + 2).min(area.height);
+    let [area] = Layout::vertical([Constraint::Length(height)])
         .flex(Flex::Center)
         .areas(area);
     frame.render_widget(Clear, area);
-    let lines: Vec<Line> = HELP_LINES.iter().map(|l| Line::raw(*l)).collect();
+    let lines: Vec<Line> = text.into_iter().map(Line::raw).collect();
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
@@ -131,9 +201,21 @@ fn draw_help(frame: &mut Frame, area: Rect) {
 /// The last `height` screen lines of the battle log (newest at the bottom), each entry
 /// wrapped at word boundaries to `width` columns.
 pub fn log_tail(log: &[serde_json::Value], height: usize, width: usize) -> Vec<Line<'static>> {
+    log_window(log, height, width, 0).0
+}
+
+/// `height` screen lines of the battle log, `back` lines before the newest (clamped to the
+/// oldest), each entry wrapped to `width` columns; with the number of lines actually
+/// scrolled back.
+pub fn log_window(
+    log: &[serde_json::Value],
+    height: usize,
+    width: usize,
+    back: usize,
+) -> (Vec<Line<'static>>, usize) {
     let mut lines: Vec<String> = Vec::new();
     // Only the newest entries can be visible: each takes at least one line.
-    let start = log.len().saturating_sub(height);
+    let start = log.len().saturating_sub(height.saturating_add(back));
     for entry in &log[start..] {
         wrap(
             entry.as_str().unwrap_or_default(),
@@ -141,8 +223,20 @@ pub fn log_tail(log: &[serde_json::Value], height: usize, width: usize) -> Vec<L
             &mut lines,
         );
     }
-    let first = lines.len().saturating_sub(height);
-    lines.drain(first..).map(Line::raw).collect()
+    let back = back.min(lines.len().saturating_sub(height));
+    let end = lines.len() - back;
+    let first = end.saturating_sub(height);
+    let shown = lines.drain(first..end).map(Line::raw).collect();
+    (shown, back)
+}
+
+/// The log box's title: says when the log is scrolled back and how to return.
+pub fn log_title(back: usize) -> String {
+    if back == 0 {
+        " log (↑ scrolls back) ".to_owned()
+    } else {
+        format!(" log · {back} lines back · End shows the newest ")
+    }
 }
 
 /// Word-wrap `text` to `width` columns (a word longer than a line is cut).
@@ -181,5 +275,27 @@ mod tests {
             .map(|l| l.to_string())
             .collect();
         assert_eq!(tail, vec!["a b", "c d e f"]);
+        let log: Vec<serde_json::Value> = (1..=6)
+            .map(|i| serde_json::json!(format!("e{i}")))
+            .collect();
+        let text = |(lines, back): (Vec<Line>, usize)| {
+            (
+                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+                back,
+            )
+        };
+        assert_eq!(
+            text(log_window(&log, 2, 10, 0)),
+            (vec!["e5".into(), "e6".into()], 0)
+        );
+        assert_eq!(
+            text(log_window(&log, 2, 10, 3)),
+            (vec!["e2".into(), "e3".into()], 3)
+        );
+        assert_eq!(
+            text(log_window(&log, 2, 10, 99)),
+            (vec!["e1".into(), "e2".into()], 4),
+            "scrolling stops at the oldest entry"
+        );
     }
 }

@@ -1,18 +1,21 @@
 //! The synergy panel: both sides (HP bar, block, energy, score, turn multiplier, this turn's
-//! sigil counters, hand/draw/discard counts), the viewer's hand as cards with their synergy
-//! flag, the state machine's state and whose turn it is, the log (newest at the bottom) and,
-//! once the battle is over, the result with the final score.
+//! sigil counters, hand/draw/discard counts, whether the player is away), the viewer's hand as
+//! cards with what each does and its synergy flag, whose turn it is, the log (newest at the
+//! bottom, scrollable) and, once the battle is over, the result told to the viewer with where
+//! each final score comes from. [`rules_help`] is the game's part of the help box.
 //!
 //! Only what the view holds is drawn: a hidden hand has no `hand` array, just a count.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::log_tail;
+use super::{log_title, log_window, Screen};
+use crate::term::outcome::{headline, score_lines, verdict, Verdict};
+use crate::term::presence::{presence, Presence};
 use crate::ViewTracker;
 
 /// The sigils in the order the counters are shown.
@@ -22,7 +25,8 @@ const SIGILS: [&str; 4] = ["Flame", "Leaf", "Gear", "Void"];
 const BAR_WIDTH: usize = 20;
 
 /// Draw the synergy panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
+pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
     };
@@ -30,7 +34,7 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
     let me = tracker.seat();
     let over = tracker.is_over();
     let hand_rows = match (over, me) {
-        (true, _) => 4,
+        (true, _) => 6,
         (false, Some(seat)) => {
             let cards = game["sides"][seat]["hand"].as_array().map_or(1, Vec::len);
             u16::try_from(cards).unwrap_or(u16::MAX)
@@ -45,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
     ])
     .areas(area);
 
-    frame.render_widget(Paragraph::new(turn_line(view, tracker)), turn);
+    frame.render_widget(Paragraph::new(turn_line(view, screen)), turn);
 
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(sides);
@@ -54,14 +58,14 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
             frame,
             rect,
             &game["sides"][seat],
-            seat,
+            (seat, presence(view, seat)),
             me,
             game["active"] == seat,
         );
     }
 
     if over {
-        draw_result(frame, hand, view);
+        draw_result(frame, hand, tracker);
     } else if let Some(seat) = me {
         draw_hand(frame, hand, &game["sides"][seat]);
     } else {
@@ -84,13 +88,15 @@ pub fn draw(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
     let entries = game["log"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     let height = log.height.saturating_sub(2) as usize;
     let width = log.width.saturating_sub(2) as usize;
+    let (lines, back) = log_window(entries, height, width, screen.log_scroll);
     frame.render_widget(
-        Paragraph::new(log_tail(entries, height, width)).block(Block::bordered().title(" log ")),
+        Paragraph::new(lines).block(Block::bordered().title(log_title(back))),
         log,
     );
 }
 
-fn turn_line(view: &Value, tracker: &ViewTracker) -> Line<'static> {
+fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
+    let tracker = screen.tracker;
     let game = &view["game"];
     let whose = match game["active"].as_u64() {
         _ if tracker.is_over() => "battle over".to_owned(),
@@ -102,20 +108,23 @@ fn turn_line(view: &Value, tracker: &ViewTracker) -> Line<'static> {
                 format!("{name}'s turn")
             }
         }
-        None if view["status"] == "waiting" => "waiting for a second player".to_owned(),
-        None => "nobody to act".to_owned(),
+        None => "between turns".to_owned(),
     };
     let mut spans = vec![
         Span::raw(format!(
-            "Round {}/{} · state {} · ",
-            game["round"],
-            game["round_limit"],
-            text(&game["state"])
+            "Round {}/{} · ",
+            game["round"], game["round_limit"]
         )),
         Span::styled(whose, Style::new().add_modifier(Modifier::BOLD)),
     ];
-    if tracker.my_turn() {
+    if screen.my_move() {
         spans.push(Span::styled("  ← your move", Style::new().fg(Color::Green)));
+    } else if tracker.my_turn() {
+        // Our turn by the view, but this client cannot act (disconnected or replaced).
+        spans.push(Span::styled(
+            "  (not connected: press r to take your seat back)",
+            Style::new().fg(Color::Yellow),
+        ));
     }
     Line::from(spans)
 }
@@ -124,13 +133,18 @@ fn draw_side(
     frame: &mut Frame,
     area: Rect,
     side: &Value,
-    seat: usize,
+    (seat, held): (usize, Option<Presence>),
     me: Option<usize>,
     active: bool,
 ) {
     let you = if me == Some(seat) { " (you)" } else { "" };
     let marker = if active { "▶ " } else { "" };
-    let title = format!(" {marker}{}{you} · seat {seat} ", text(&side["name"]));
+    let held = match held {
+        Some(Presence::Away) if me != Some(seat) => " · away (disconnected)",
+        Some(Presence::Bot) => " · bot",
+        _ => "",
+    };
+    let title = format!(" {marker}{}{you} · seat {seat}{held} ", text(&side["name"]));
     let max_hp = side["max_hp"].as_u64().unwrap_or(0).max(1);
     // Clamped so the arithmetic below cannot overflow, whatever the server sends.
     let hp = side["hp"].as_u64().unwrap_or(0).min(max_hp);
@@ -195,17 +209,17 @@ fn draw_hand(frame: &mut Frame, area: Rect, side: &Value) {
                         Style::new().add_modifier(Modifier::BOLD),
                     ),
                     Span::raw(format!(
-                        "{:<16} cost {}  {:<5}  {:<6} value {:>2}",
+                        "{:<16} {:<5} {:<6} cost {}  ",
                         text(&card["name"]),
-                        card["cost"],
                         text(&card["sigil"]),
                         text(&card["type"]),
-                        card["value"]
+                        card["cost"],
                     )),
+                    Span::raw(card["text"].as_str().unwrap_or_default().to_owned()),
                 ];
                 if card["synergy"] == true {
                     spans.push(Span::styled(
-                        "  ★ synergy if played now",
+                        "  ★ synergy now",
                         Style::new().fg(Color::Magenta),
                     ));
                 }
@@ -219,42 +233,68 @@ fn draw_hand(frame: &mut Frame, area: Rect, side: &Value) {
     );
 }
 
-fn draw_result(frame: &mut Frame, area: Rect, view: &Value) {
-    let game = &view["game"];
-    let result = &game["result"];
-    let summary = result["summary"]
-        .as_str()
-        .or_else(|| view["outcome"]["summary"].as_str())
-        .unwrap_or("the battle is over");
-    let winner = match view["outcome"]["winners"]
-        .as_array()
-        .and_then(|w| w.first())
-    {
-        Some(seat) => format!(
-            "Winner: {}",
-            text(&game["sides"][seat.as_u64().unwrap_or(0) as usize]["name"])
-        ),
-        None => "Result: a draw".to_owned(),
+fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
+    let Some(view) = tracker.view() else {
+        return;
     };
-    let scores: Vec<String> = (0..2)
-        .map(|s| {
-            let score = match result["final_scores"].get(s) {
-                Some(v) => v.to_string(),
-                None => game["sides"][s]["score"].to_string(),
-            };
-            format!("{} {score}", text(&game["sides"][s]["name"]))
-        })
-        .collect();
-    let lines = vec![
-        Line::styled(winner, Style::new().add_modifier(Modifier::BOLD)),
-        Line::raw(format!("Final score: {}", scores.join(" · "))),
-        Line::raw(summary.to_owned()),
-        Line::raw("Press q to leave."),
-    ];
+    let color = match verdict(tracker) {
+        Some(Verdict::Won) => Color::Green,
+        Some(Verdict::Lost) => Color::Red,
+        _ => Color::Yellow,
+    };
+    let mut lines = vec![Line::styled(
+        headline(tracker).unwrap_or_else(|| "The battle is over.".to_owned()),
+        Style::new().fg(color).add_modifier(Modifier::BOLD),
+    )];
+    lines.extend(score_lines(view).into_iter().map(Line::raw));
+    if let Some(summary) = view["outcome"]["summary"].as_str() {
+        lines.push(Line::raw(summary.to_owned()));
+    }
+    lines.push(Line::raw(
+        "Press q to leave; the result stays on your terminal.",
+    ));
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" battle over ")),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" battle over ")),
         area,
     );
+}
+
+/// How synergy is played, for the help box: the turn, the sigils and their synergies, the
+/// full spectrum, the scoring, and each card in the viewer's hand with what it does.
+pub fn rules_help(tracker: &ViewTracker) -> Vec<String> {
+    let mut lines: Vec<String> = [
+        "How synergy plays",
+        "Each turn you have 3 energy; every card costs 1. Bring the other side to 0 HP.",
+        "Block absorbs damage first and is cleared at the start of its owner's turn.",
+        "Synergy: the 2nd and later card of one sigil in a turn triggers that sigil's bonus:",
+        "  Flame +3 damage on attacks · Leaf +3 block on block cards ·",
+        "  Gear draws 1 more card · Void x1.5 score for that card.   ★ marks a card that would.",
+        "Full spectrum: all four sigils in one turn gives +20 score and x2 score for the turn.",
+        "Score: attack 10, skill 8 per card. At the end the winner gets +100, a side with",
+        "40 HP or more +30; a side that is knocked out or defeated scores 0.",
+    ]
+    .iter()
+    .map(|l| (*l).to_owned())
+    .collect();
+    let hand = tracker
+        .seat()
+        .and_then(|seat| tracker.view()?["game"]["sides"][seat]["hand"].as_array());
+    if let Some(hand) = hand.filter(|h| !h.is_empty()) {
+        lines.push("Your hand:".to_owned());
+        for (i, card) in hand.iter().enumerate() {
+            lines.push(format!(
+                "  [{}] {} ({} {}): {}",
+                i + 1,
+                text(&card["name"]),
+                text(&card["sigil"]),
+                text(&card["type"]),
+                text(&card["text"])
+            ));
+        }
+    }
+    lines
 }
 
 /// A JSON string without quotes; other values as JSON.

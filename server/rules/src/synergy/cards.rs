@@ -102,6 +102,8 @@ pub struct CardDef {
     pub sigil: Sigil,
     /// Its effect.
     pub effect: EffectKind,
+    /// What it does, in a player's words (shown with the card; our own wording).
+    pub text: &'static str,
 }
 
 /// Everything a card's effect may depend on when it resolves.
@@ -191,6 +193,7 @@ const fn card(
     value: u32,
     sigil: Sigil,
     effect: EffectKind,
+    text: &'static str,
 ) -> CardDef {
     CardDef {
         id,
@@ -200,6 +203,7 @@ const fn card(
         value,
         sigil,
         effect,
+        text,
     }
 }
 
@@ -212,6 +216,7 @@ pub const POOL: [CardDef; 10] = [
         7,
         Sigil::Flame,
         EffectKind::Damage,
+        "Deal 7 damage. Flame synergy: +3 damage.",
     ),
     card(
         "C002",
@@ -220,6 +225,7 @@ pub const POOL: [CardDef; 10] = [
         9,
         Sigil::Flame,
         EffectKind::Damage,
+        "Deal 9 damage. Flame synergy: +3 damage.",
     ),
     card(
         "C003",
@@ -228,6 +234,7 @@ pub const POOL: [CardDef; 10] = [
         6,
         Sigil::Leaf,
         EffectKind::Damage,
+        "Deal 6 damage. Counts toward Leaf synergy (which adds block to Leaf block cards).",
     ),
     card(
         "C004",
@@ -236,6 +243,7 @@ pub const POOL: [CardDef; 10] = [
         6,
         Sigil::Gear,
         EffectKind::Damage,
+        "Deal 6 damage. Gear synergy: draw 1 card.",
     ),
     card(
         "C005",
@@ -244,6 +252,7 @@ pub const POOL: [CardDef; 10] = [
         5,
         Sigil::Void,
         EffectKind::Damage,
+        "Deal 5 damage. Void synergy: x1.5 score for this card.",
     ),
     card(
         "C006",
@@ -252,6 +261,7 @@ pub const POOL: [CardDef; 10] = [
         8,
         Sigil::Leaf,
         EffectKind::Block,
+        "Gain 8 block. Leaf synergy: +3 block.",
     ),
     card(
         "C007",
@@ -260,6 +270,7 @@ pub const POOL: [CardDef; 10] = [
         7,
         Sigil::Gear,
         EffectKind::Block,
+        "Gain 7 block. Gear synergy: draw 1 card.",
     ),
     card(
         "C008",
@@ -268,6 +279,7 @@ pub const POOL: [CardDef; 10] = [
         1,
         Sigil::Gear,
         EffectKind::Draw,
+        "Draw 1 card. Gear synergy: draw 1 more.",
     ),
     card(
         "C009",
@@ -276,6 +288,7 @@ pub const POOL: [CardDef; 10] = [
         2,
         Sigil::Flame,
         EffectKind::Focus,
+        "Your next attack this turn deals +2 damage. Counts toward Flame synergy.",
     ),
     card(
         "C010",
@@ -284,10 +297,11 @@ pub const POOL: [CardDef; 10] = [
         2,
         Sigil::Void,
         EffectKind::StripBlock,
+        "The opponent loses 2 block (not below 0). Void synergy: x1.5 score for this card.",
     ),
 ];
 
-/// The pool card with this id ("C001".."C010"), if any.
+/// The pool card with this id ("C001".."C010", in any letter case: "c001" too), if any.
 pub fn find(id: &str) -> Option<&'static CardDef> {
-    POOL.iter().find(|def| def.id == id)
+    POOL.iter().find(|def| def.id.eq_ignore_ascii_case(id))
 }

@@ -89,30 +89,51 @@ pub enum Verdict {
     RoundLimit,
 }
 
+/// How one side's final score was reached (spec 9.2): its running score, the bonuses added
+/// to it, or why it was set to 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Settlement {
+    /// The healthy-HP bonus added (0 or [`HEALTHY_BONUS`]).
+    pub hp_bonus: u32,
+    /// The running score the battle ended with.
+    pub score: u32,
+    /// The final score.
+    pub total: u32,
+    /// The win bonus added (0 or [`WIN_BONUS`]).
+    pub win_bonus: u32,
+    /// Why the final score is 0 whatever the running score: `"knocked out"` or `"defeated"`.
+    pub zeroed_by: Option<&'static str>,
+}
+
 /// One side's settled final score and the log lines explaining it.
-pub fn settle(side: &Side, won: bool, lost: bool) -> (u32, Vec<String>) {
+pub fn settle(side: &Side, won: bool, lost: bool) -> (Settlement, Vec<String>) {
     let mut lines = Vec::new();
+    let mut settled = Settlement {
+        score: side.score,
+        ..Settlement::default()
+    };
     if lost || side.hp == 0 {
-        let why = if side.hp == 0 {
-            "was knocked out"
+        let (why, zeroed_by) = if side.hp == 0 {
+            ("was knocked out", "knocked out")
         } else {
-            "is defeated"
+            ("is defeated", "defeated")
         };
         lines.push(format!("{} {why}: final score 0.", side.name));
-        return (0, lines);
+        settled.zeroed_by = Some(zeroed_by);
+        return (settled, lines);
     }
-    let mut total = side.score;
     if won {
-        total += WIN_BONUS;
+        settled.win_bonus = WIN_BONUS;
         lines.push(format!("{} wins the battle: +{WIN_BONUS}.", side.name));
     }
     if side.hp >= HEALTHY_HP {
-        total += HEALTHY_BONUS;
+        settled.hp_bonus = HEALTHY_BONUS;
         lines.push(format!(
             "{} ends the battle with {} HP (at least {HEALTHY_HP}): +{HEALTHY_BONUS}.",
             side.name, side.hp
         ));
     }
-    lines.push(format!("{} final score: {total}.", side.name));
-    (total, lines)
+    settled.total = settled.score + settled.win_bonus + settled.hp_bonus;
+    lines.push(format!("{} final score: {}.", side.name, settled.total));
+    (settled, lines)
 }

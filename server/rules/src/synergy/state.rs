@@ -10,7 +10,7 @@ use super::cards::CardDef;
 use super::deck::instances;
 use super::error::SynergyError;
 use super::options::Mode;
-use super::score::{self, Verdict};
+use super::score::{self, Settlement, Verdict};
 use super::side::Side;
 use super::{ENEMY_HP, OPENING_DRAW, PLAYER_HP, ROUND_LIMIT, TURN_DRAW};
 
@@ -96,6 +96,8 @@ pub struct BattleResult {
     pub winner: Option<Seat>,
     /// Final score of each seat, bonuses and penalty included.
     pub final_scores: [u32; 2],
+    /// How each final score was reached.
+    pub breakdown: [Settlement; 2],
     /// One sentence describing the result.
     pub summary: String,
 }
@@ -344,12 +346,14 @@ impl Battle {
             }
         };
         let mut final_scores = [0; 2];
+        let mut breakdown = [Settlement::default(); 2];
         let mut lines = Vec::new();
         for (seat, side) in self.sides.iter().enumerate() {
             let won = winner == Some(seat);
             let lost = winner.is_some() && !won;
-            let (total, explain) = score::settle(side, won, lost);
-            final_scores[seat] = total;
+            let (settled, explain) = score::settle(side, won, lost);
+            final_scores[seat] = settled.total;
+            breakdown[seat] = settled;
             lines.extend(explain);
         }
         let summary = format!(
@@ -361,6 +365,7 @@ impl Battle {
         self.result = Some(BattleResult {
             winner,
             final_scores,
+            breakdown,
             summary,
         });
     }

@@ -128,3 +128,30 @@ fn c010_void_echo_removes_2_enemy_block() {
     assert_eq!((b.sides[1].block, b.sides[1].hp), (2, 70));
     assert_eq!(b.sides[0].score, 8);
 }
+
+#[test]
+fn s6_every_card_text_names_its_value_and_its_synergy() {
+    use super::cards::{EffectKind, Sigil, POOL};
+    for def in POOL {
+        assert!(
+            def.text.contains(&def.value.to_string()),
+            "{}: {:?} should name its value {}",
+            def.id,
+            def.text,
+            def.value
+        );
+        let synergy = match (def.sigil, def.effect) {
+            (Sigil::Flame, EffectKind::Damage) => "Flame synergy: +3 damage",
+            (Sigil::Leaf, EffectKind::Block) => "Leaf synergy: +3 block",
+            (Sigil::Gear, _) => "Gear synergy: draw 1",
+            (Sigil::Void, _) => "Void synergy: x1.5 score",
+            (sigil, _) => sigil.as_str(),
+        };
+        assert!(
+            def.text.contains(synergy),
+            "{}: {:?} should say {synergy:?}",
+            def.id,
+            def.text
+        );
+    }
+}

@@ -155,6 +155,20 @@ fn decision_spectrum_card_scores_under_x2_and_bonuses_are_flat() {
         .clone()
         .expect("the automaton had no cards; the battle ended");
     assert_eq!(result.final_scores, [10 + 100 + 30, 0]);
+    // The breakdown shows where the final score comes from.
+    let winner = result.breakdown[0];
+    assert_eq!(
+        (
+            winner.score,
+            winner.win_bonus,
+            winner.hp_bonus,
+            winner.total
+        ),
+        (10, 100, 30, 140)
+    );
+    assert_eq!(winner.zeroed_by, None);
+    assert_eq!(result.breakdown[1].zeroed_by, Some("knocked out"));
+    assert_eq!(result.breakdown[1].total, 0);
     let mut b = Scenario::pve()
         .hand(0, &["C002"])
         .hp(0, 39)

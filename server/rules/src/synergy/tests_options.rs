@@ -96,6 +96,16 @@ fn accepted_decks() {
 }
 
 #[test]
+fn card_ids_are_read_in_any_letter_case() {
+    let b = battle_with(
+        json!({"mode": "pvp"}),
+        [deck(&["c001", "C002", "c003", "C004", "c005"]), Value::Null],
+        3,
+    );
+    assert_eq!(b.sides[0].deck_size, 5);
+}
+
+#[test]
 fn refuses_bad_decks() {
     let pvp = json!({"mode": "pvp"});
     setup_refused(
@@ -122,8 +132,8 @@ fn refuses_bad_decks() {
     setup_refused(
         pvp.clone(),
         1,
-        deck(&["C001", "c002", "C003", "C004", "C005"]),
-        "deck[1] is \"c002\"",
+        deck(&["C001", "X002", "C003", "C004", "C005"]),
+        "deck[1] is \"X002\"",
     );
     setup_refused(
         pvp.clone(),

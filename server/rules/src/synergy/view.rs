@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::cards::{CardType, Sigil};
 use super::deck::Card;
 use super::options::Mode;
+use super::score::Settlement;
 use super::side::Side;
 use super::state::{Battle, Phase};
 use super::ROUND_LIMIT;
@@ -30,6 +31,8 @@ pub struct BattleView<'a> {
 /// The settled result.
 #[derive(Serialize)]
 struct ResultView<'a> {
+    /// How each seat's final score was reached from its running score.
+    breakdown: [Settlement; 2],
     final_scores: [u32; 2],
     summary: &'a str,
     winner: Option<Seat>,
@@ -80,6 +83,9 @@ struct CardView {
     sigil: Sigil,
     /// Whether playing it now would trigger its sigil's synergy.
     synergy: bool,
+    /// What the card does, in words.
+    #[serde(serialize_with = "literal")]
+    text: &'static str,
     #[serde(rename = "type")]
     kind: CardType,
     value: u32,
@@ -94,6 +100,7 @@ fn card_view(side: &Side, card: &Card) -> CardView {
         name: def.name,
         sigil: def.sigil,
         synergy: side.would_synergize(def.sigil),
+        text: def.text,
         kind: def.kind,
         value: def.value,
     }
@@ -141,6 +148,7 @@ impl Battle {
             active: self.active_seat(),
             mode: self.mode,
             result: self.result.as_ref().map(|result| ResultView {
+                breakdown: result.breakdown,
                 final_scores: result.final_scores,
                 summary: &result.summary,
                 winner: result.winner,

@@ -4,14 +4,14 @@
 //! battle status, whose decision is awaited, what it is asked and its own legal actions in
 //! one place.
 
-use battle_protocol::BattleStatus;
+use battle_protocol::{BattleStatus, SeatInfo};
 
 use crate::ruleset::Ruleset;
 use crate::view::value::{Key, ViewValue};
 use crate::view::viewers::{Viewer, Viewers};
 
 /// The envelope's keys, in the order views hold them.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 10] = [
     "battle_id",
     "game",
     "legal",
@@ -19,6 +19,7 @@ pub const KEYS: [&str; 9] = [
     "prompt",
     "ruleset",
     "seat",
+    "seats",
     "status",
     "to_act",
 ];
@@ -26,9 +27,12 @@ pub const KEYS: [&str; 9] = [
 /// Build the view of the battle for all of `watching` at once: the ruleset's
 /// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal`, `prompt` and `seat`
 /// members are given once per viewer in `watching`, each marked for that viewer alone.
+/// `seats` says who holds each seat and whether they are connected (public to everyone), so
+/// that players see an opponent arrive, leave and come back.
 pub fn build_all(
     battle_id: &str,
     status: BattleStatus,
+    seats: &[SeatInfo],
     game: &dyn Ruleset,
     watching: Viewers,
 ) -> ViewValue {
@@ -79,9 +83,26 @@ pub fn build_all(
         };
         put(KEYS[6], only(viewer, seat.into()));
     }
-    put(KEYS[7], status_name.into());
-    put(KEYS[8], to_act.into());
+    put(KEYS[7], seats_view(seats));
+    put(KEYS[8], status_name.into());
+    put(KEYS[9], to_act.into());
     ViewValue::Object(pairs)
+}
+
+/// Each seat as `{"bot", "connected", "taken"}`, in seat order.
+fn seats_view(seats: &[SeatInfo]) -> ViewValue {
+    ViewValue::List(
+        seats
+            .iter()
+            .map(|info| {
+                ViewValue::object([
+                    ("bot", info.bot.into()),
+                    ("connected", info.connected.into()),
+                    ("taken", info.taken.into()),
+                ])
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -99,7 +120,13 @@ mod tests {
             let wire = serde_json::to_value(status).expect("status serializes");
             let build = crate::catalog::find("synergy").expect("synergy").build;
             let mut game = build(&json!({"mode": "pvp"}), 1).expect("pvp builds");
-            let waiting = build_all("b1", status, &*game, Viewers::SPECTATORS);
+            let seats = [SeatInfo {
+                seat: 0,
+                taken: true,
+                bot: false,
+                connected: false,
+            }];
+            let waiting = build_all("b1", status, &seats, &*game, Viewers::SPECTATORS);
             assert_eq!(
                 waiting.project(Viewer::Spectator).to_value()["game"],
                 Value::Null
@@ -107,8 +134,8 @@ mod tests {
             for seat in 0..2 {
                 game.setup(seat, None).expect("the default setup");
             }
-            let view =
-                build_all("b1", status, &*game, Viewers::SPECTATORS).project(Viewer::Spectator);
+            let view = build_all("b1", status, &seats, &*game, Viewers::SPECTATORS)
+                .project(Viewer::Spectator);
             let ViewValue::Object(pairs) = &view else {
                 panic!("the envelope is an object")
             };
@@ -121,6 +148,10 @@ mod tests {
             assert_eq!(view["seat"], Value::Null);
             assert_eq!(view["legal"], json!([]));
             assert_eq!(view["prompt"], Value::Null);
+            assert_eq!(
+                view["seats"],
+                json!([{"bot": false, "connected": false, "taken": true}])
+            );
             assert!(view["game"].is_object());
         }
     }
