@@ -26,11 +26,9 @@ fn card(id: u64, name: &str, sigil: &str, kind: &str, value: u64, synergy: bool)
            "value": value, "sigil": sigil, "synergy": synergy, "text": text})
 }
 
-/// The envelope's `seats`: each seat as (taken, bot, connected).
-fn seats(of: &[(bool, bool, bool)]) -> Value {
-    of.iter()
-        .map(|&(taken, bot, connected)| json!({"taken": taken, "bot": bot, "connected": connected}))
-        .collect()
+/// The envelope's `seats`: one word per seat.
+fn seats(of: &[&str]) -> Value {
+    json!(of)
 }
 
 fn side(name: &str, hp: u64, max_hp: u64, hand: Option<Vec<Value>>) -> Value {
@@ -67,7 +65,7 @@ fn mid_battle(seat: Option<u64>) -> Value {
     json!({
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "playing",
         "seat": seat, "to_act": [0], "legal": legal, "outcome": null,
-        "seats": seats(&[(true, false, true), (true, true, true)]),
+        "seats": seats(&["connected", "bot"]),
         "game": {
             "mode": "pve", "state": "playerTurn", "round": 3, "round_limit": 40, "active": 0,
             "sides": [
@@ -303,7 +301,7 @@ fn help_and_refusal_are_shown() {
 fn waiting_view() -> Value {
     json!({
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "waiting", "seat": 0,
-        "seats": seats(&[(true, false, true), (false, false, false)]),
+        "seats": seats(&["connected", "free"]),
         "to_act": [], "prompt": null, "legal": [], "outcome": null, "game": null
     })
 }
@@ -339,7 +337,12 @@ fn waiting_screen_names_the_free_seat_and_the_join_command() {
 /// connected or not.
 fn pvp_battle(opponent_connected: bool) -> Value {
     let mut view = mid_battle(Some(0));
-    view["seats"] = seats(&[(true, false, true), (true, false, opponent_connected)]);
+    let opponent = if opponent_connected {
+        "connected"
+    } else {
+        "away"
+    };
+    view["seats"] = seats(&["connected", opponent]);
     view["game"]["mode"] = json!("pvp");
     view["game"]["sides"][0]["name"] = json!("Player 1");
     view["game"]["sides"][1]["name"] = json!("Player 2");

@@ -1,10 +1,16 @@
 //! The load tester against an in-process server: a small bounded run plays every battle to
 //! its end with no error and no protocol violation, in PvP, in PvE, and on the test ruleset
-//! whose decisions are simultaneous and open (filled from their bounds).
+//! whose decisions are simultaneous and open (filled from their bounds). And its contract
+//! with operators: exit code 2 when the run itself fails (nobody listens, the server refuses
+//! the options), 1 when a threshold fails, 0 when all hold; battles that add up; progress
+//! JSON lines while it runs.
 
+use std::process::ExitCode;
 use std::time::Duration;
 
-use battle_e2e::battle_client::loadtest::{run_with, LoadConfig, Threshold};
+use battle_e2e::battle_client::loadtest::{
+    run, run_with, LoadConfig, LoadtestArgs, ProgressLine, ProgressSink, Status, Threshold,
+};
 use battle_e2e::battle_client::samples;
 use battle_e2e::battle_server::{rules::blind, Config};
 use battle_e2e::{start_server, start_server_with};
@@ -30,6 +36,8 @@ async fn pvp_loadtest_completes_every_battle_cleanly() {
     assert_eq!(report.battles_started, 20, "{report}");
     assert_eq!(report.battles_completed, 20, "{report}");
     assert_eq!(report.battles_abandoned, 0, "{report}");
+    assert_eq!(report.battles_failed, 0, "{report}");
+    assert_eq!(report.status(), Status::Passed, "{report}");
     assert_eq!(report.error_total, 0, "{report}");
     assert_eq!(report.violation_total, 0, "{report}");
     assert!(report.passed(), "{report}");
@@ -47,6 +55,7 @@ async fn pvp_loadtest_completes_every_battle_cleanly() {
     assert!(report.frames_in > report.actions * 4, "{report}");
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON report");
     assert_eq!(json["battles_completed"], 20);
+    assert!(json["latency"]["p95_ms"].as_f64().is_some(), "{json}");
     assert_eq!(json["options"], json!({"mode": "pvp"}));
     server.shutdown().await;
 }
@@ -119,5 +128,188 @@ async fn loadtest_plays_the_sample_the_server_lists_with_open_simultaneous_decis
     assert_eq!(report.violation_total, 0, "{report}");
     // Five rounds, each a bid per seat (signals too, at random).
     assert!(report.actions >= 9 * 10, "{report}");
+    server.shutdown().await;
+}
+
+/// A `ws://` URL on a loopback port where nothing listens (bound a moment ago, then freed).
+fn dead_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let port = listener.local_addr().expect("bound").port();
+    drop(listener);
+    format!("ws://127.0.0.1:{port}")
+}
+
+fn flags(list: &[&str]) -> LoadtestArgs {
+    LoadtestArgs::from_flags(list).expect("valid flags")
+}
+
+#[tokio::test]
+async fn no_server_is_a_failed_run_with_exit_code_2() {
+    let url = dead_url();
+    let code = run(&url, flags(&["-c", "2", "-d", "5s", "--quiet"]))
+        .await
+        .expect("a failed run is an exit code, not an error");
+    assert_eq!(code, ExitCode::from(2));
+
+    // The library entry, which skips the `welcome` check: no connection opens, so the
+    // report says the run failed (at once: every connection is refused).
+    let mut config = LoadConfig::new(&url);
+    config.concurrency = 2;
+    config.duration = Duration::from_secs(5);
+    let report = run_with(config).await.expect("the run goes and fails");
+    assert_eq!(report.status(), Status::RunFailed, "{report}");
+    assert_eq!(report.status().code(), 2);
+    assert_eq!(report.connections_opened, 0, "{report}");
+    let why = report.failure.as_deref().expect("a failure");
+    assert!(
+        why.contains("cargo run --release -p battle-server"),
+        "{why}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_code_1_for_a_failed_threshold_and_0_when_all_hold() {
+    let server = start_server().await;
+    let url = server.url();
+    let bounded = ["-c", "2", "-n", "4", "-s", "1", "-d", "20s", "--quiet"];
+    let with = |gates: &[&str]| {
+        let mut list = bounded.to_vec();
+        for gate in gates {
+            list.extend(["--threshold", gate]);
+        }
+        flags(&list)
+    };
+    let failed = run(&url, with(&["p99<0.000001ms", "violations<1"]))
+        .await
+        .expect("runs");
+    assert_eq!(failed, ExitCode::from(1));
+    let failed = run(&url, with(&["actions_per_sec>1e12"]))
+        .await
+        .expect("runs");
+    assert_eq!(failed, ExitCode::from(1));
+    let held = run(
+        &url,
+        with(&["p95<30s", "p99<30s", "violations<1", "battles_completed>=4"]),
+    )
+    .await
+    .expect("runs");
+    assert_eq!(held, ExitCode::SUCCESS);
+
+    // Options the server refuses start no battle: the run fails at once, whatever the gates.
+    let refused = run(
+        &url,
+        flags(&[
+            "-c",
+            "2",
+            "-d",
+            "20s",
+            "--quiet",
+            "--options",
+            r#"{"mode":"nonsense"}"#,
+        ]),
+    )
+    .await
+    .expect("runs");
+    assert_eq!(refused, ExitCode::from(2));
+    server.shutdown().await;
+}
+
+/// `started = completed + abandoned + failed`, in the JSON report.
+fn assert_battles_add_up(json: &serde_json::Value) {
+    let count = |key: &str| {
+        json[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key} in {json}"))
+    };
+    assert_eq!(
+        count("battles_started"),
+        count("battles_completed") + count("battles_abandoned") + count("battles_failed"),
+        "{json}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_battle_is_accounted_for() {
+    let server = start_server().await;
+    // Cut off by the deadline: think time keeps battles running when it comes.
+    let mut config = LoadConfig::new(server.url());
+    config.concurrency = 3;
+    config.spectators = 1;
+    config.think = Duration::from_millis(30);
+    config.duration = Duration::from_millis(1500);
+    let report = run_with(config).await.expect("the load test runs");
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON report");
+    assert_battles_add_up(&json);
+    assert!(report.battles_started >= 1, "{report}");
+    assert!(
+        report.peak_battles >= 1 && report.peak_battles <= 3,
+        "{report}"
+    );
+
+    // Broken by errors: a stall limit of a few milliseconds breaks battles (and their
+    // connections) here and there; whatever broke, every battle is counted once.
+    let mut config = LoadConfig::new(server.url());
+    config.concurrency = 3;
+    config.spectators = 1;
+    config.stall_timeout = Duration::from_millis(3);
+    config.duration = Duration::from_millis(1500);
+    let report = run_with(config).await.expect("the load test runs");
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON report");
+    assert_battles_add_up(&json);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_json_lines_while_the_run_goes() {
+    let server = start_server().await;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut config = LoadConfig::new(server.url());
+    config.concurrency = 2;
+    config.spectators = 1;
+    config.think = Duration::from_millis(10);
+    config.duration = Duration::from_millis(1200);
+    config.progress_json = Some(Duration::from_millis(200));
+    config.progress_sink = ProgressSink::Channel(sender);
+    let report = run_with(config).await.expect("the load test runs");
+
+    let lines: Vec<String> = receiver.try_iter().collect();
+    assert!(
+        !lines.is_empty(),
+        "no progress line in a run of 1.2 s\n{report}"
+    );
+    let mut previous: Option<ProgressLine> = None;
+    for line in &lines {
+        assert!(!line.contains('\n'), "{line}");
+        let json: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        for key in [
+            "elapsed_s",
+            "battles_started",
+            "battles_completed",
+            "battles_abandoned",
+            "actions",
+            "actions_per_sec",
+            "p50_ms",
+            "p99_ms",
+            "errors",
+        ] {
+            assert!(json.get(key).is_some(), "{key} missing from {line}");
+        }
+        let progress: ProgressLine = serde_json::from_str(line).expect("a progress line");
+        if let Some(before) = &previous {
+            assert!(progress.elapsed_s > before.elapsed_s, "{lines:?}");
+            assert!(
+                progress.battles_started >= before.battles_started,
+                "{lines:?}"
+            );
+            assert!(progress.actions >= before.actions, "{lines:?}");
+        }
+        assert!(
+            progress.battles_started <= report.battles_started,
+            "{line}\n{report}"
+        );
+        previous = Some(progress);
+    }
+    // The lines stop with the run: every sender is gone once it returned.
+    assert!(receiver.recv().is_err(), "the monitor still holds the sink");
     server.shutdown().await;
 }

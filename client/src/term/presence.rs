@@ -18,21 +18,16 @@ pub enum Presence {
     Away,
 }
 
-/// The presence of `seat` in `view` (`None` when the view has no `seats`).
+/// The presence of `seat` in `view` (`None` when the view has no `seats`, or a word this
+/// client does not know).
 pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
-    let info = view["seats"].get(seat)?;
-    Some(
-        match (
-            info["taken"] == true,
-            info["bot"] == true,
-            info["connected"] == true,
-        ) {
-            (false, _, _) => Presence::Free,
-            (true, true, _) => Presence::Bot,
-            (true, false, true) => Presence::Here,
-            (true, false, false) => Presence::Away,
-        },
-    )
+    Some(match view["seats"].get(seat)?.as_str()? {
+        "free" => Presence::Free,
+        "bot" => Presence::Bot,
+        "connected" => Presence::Here,
+        "away" => Presence::Away,
+        _ => return None,
+    })
 }
 
 /// The seats nobody holds yet.
@@ -94,7 +89,7 @@ mod tests {
 
     fn view(status: &str, seat1: Value) -> Value {
         json!({"battle_id": "b", "ruleset": "synergy", "status": status, "seat": 0,
-               "seats": [{"taken": true, "bot": false, "connected": true}, seat1],
+               "seats": ["connected", seat1],
                "game": {"sides": [{"name": "Player 1"}, {"name": "Player 2"}]}})
     }
 
@@ -112,9 +107,7 @@ mod tests {
 
     #[test]
     fn arrivals_departures_and_returns_are_told() {
-        let free = json!({"taken": false, "bot": false, "connected": false});
-        let here = json!({"taken": true, "bot": false, "connected": true});
-        let away = json!({"taken": true, "bot": false, "connected": false});
+        let (free, here, away) = (json!("free"), json!("connected"), json!("away"));
         let waiting = view("waiting", free);
         assert_eq!(free_seats(&waiting), vec![1]);
         let playing = view("playing", here.clone());

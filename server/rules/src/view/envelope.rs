@@ -89,20 +89,21 @@ pub fn build_all(
     ViewValue::Object(pairs)
 }
 
-/// Each seat as `{"bot", "connected", "taken"}`, in seat order.
+/// Each seat as one word, in seat order: `free` (nobody holds it), `bot` (the server plays
+/// it), `connected` (its holder is connected), `away` (held, but its holder's connection is
+/// gone: the seat waits for `rejoin`). Words are literals: the list is one allocation.
 fn seats_view(seats: &[SeatInfo]) -> ViewValue {
-    ViewValue::List(
-        seats
-            .iter()
-            .map(|info| {
-                ViewValue::object([
-                    ("bot", info.bot.into()),
-                    ("connected", info.connected.into()),
-                    ("taken", info.taken.into()),
-                ])
-            })
-            .collect(),
-    )
+    ViewValue::List(seats.iter().map(|info| seat_word(info).into()).collect())
+}
+
+/// The word for one seat (see [`seats_view`]).
+pub fn seat_word(info: &SeatInfo) -> &'static str {
+    match (info.taken, info.bot, info.connected) {
+        (_, true, _) => "bot",
+        (false, false, _) => "free",
+        (true, false, true) => "connected",
+        (true, false, false) => "away",
+    }
 }
 
 #[cfg(test)]
@@ -148,10 +149,7 @@ mod tests {
             assert_eq!(view["seat"], Value::Null);
             assert_eq!(view["legal"], json!([]));
             assert_eq!(view["prompt"], Value::Null);
-            assert_eq!(
-                view["seats"],
-                json!([{"bot": false, "connected": false, "taken": true}])
-            );
+            assert_eq!(view["seats"], json!(["away"]));
             assert!(view["game"].is_object());
         }
     }
