@@ -1,11 +1,13 @@
-//! The load test's result: a [`Report`], printed as a table or written as JSON.
+//! The load test's result: a [`Report`], written as JSON here and printed as a table by
+//! module `table`.
 
 use std::collections::BTreeMap;
-use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
 use super::stats::LatencySummary;
+use super::status::Status;
+use super::tally::BattleCounts;
 use super::threshold::Verdict;
 
 /// The server's resource use, from `/proc` (with `--server-pid`).
@@ -19,14 +21,18 @@ pub struct ServerUsage {
     pub cpu_secs_per_1000_actions: Option<f64>,
     /// Share of one core the server used during the measured window (1.0 = one full core).
     pub cpu_cores: f64,
-    /// RSS before the first connection.
+    /// RSS before the first connection, in KiB.
     pub rss_start_kib: u64,
-    /// RSS at the end, before the load test's connections closed.
+    /// RSS at the end, before the load test's connections closed, in KiB.
     pub rss_end_kib: u64,
-    /// Highest RSS seen (sampled every 250 ms).
+    /// Highest RSS seen (sampled every 250 ms), in KiB.
     pub rss_peak_kib: u64,
-    /// `(rss_peak − rss_start) / concurrency`: server memory per live battle with its
-    /// connections.
+    /// `(rss_peak_kib − rss_start_kib) / peak_battles`: how much the server's RSS grew during
+    /// this run per battle in progress at the peak, in KiB (`null` when no battle started).
+    /// It counts what the server holds per battle (the battle, its connections, and finished
+    /// battles it still lists). Comparable between runs against a freshly started server
+    /// only: a server that already carried such a load reuses the memory it kept, and grows
+    /// little or not at all.
     pub rss_per_battle_kib: Option<f64>,
 }
 
@@ -56,12 +62,20 @@ pub struct Report {
     /// Length of the measured window: from the moment every slot had its connections open
     /// to the end of the run (the whole run when it never got that far).
     pub window_secs: f64,
-    /// Battles created.
+    /// Battles the server created. Always `battles_completed + battles_abandoned +
+    /// battles_failed`.
     pub battles_started: u64,
     /// Battles played to their outcome.
     pub battles_completed: u64,
-    /// Battles cut off by the end of the run or by an error.
+    /// Battles cut off by the end of the run.
     pub battles_abandoned: u64,
+    /// Battles ended by an error (a refused `join` or `spectate`, a lost or stalled
+    /// connection, too many refused actions).
+    pub battles_failed: u64,
+    /// Most battles in progress at once.
+    pub peak_battles: u64,
+    /// Connections opened (WebSocket handshake done) over the whole run.
+    pub connections_opened: u64,
     /// Actions accepted (answered with their `req`) over the whole run.
     pub actions: u64,
     /// Actions accepted per second in the measured window.
@@ -104,6 +118,9 @@ pub struct Report {
     pub client_cpu_secs: Option<f64>,
     /// The `--threshold` gates and how they fared.
     pub thresholds: Vec<Verdict>,
+    /// Why the run itself failed (exit code 2), when it did: no connection, no battle
+    /// started, every battle failed, or the server refused what the run asks for.
+    pub failure: Option<String>,
 }
 
 impl Report {
@@ -112,130 +129,41 @@ impl Report {
         self.thresholds.iter().all(|v| v.passed)
     }
 
+    /// How the run ended; its [`Status::code`] is the process exit code.
+    pub fn status(&self) -> Status {
+        if self.failure.is_some() {
+            Status::RunFailed
+        } else if !self.passed() {
+            Status::ThresholdFailed
+        } else {
+            Status::Passed
+        }
+    }
+
+    /// The battle counts.
+    pub fn battles(&self) -> BattleCounts {
+        BattleCounts {
+            started: self.battles_started,
+            completed: self.battles_completed,
+            abandoned: self.battles_abandoned,
+            failed: self.battles_failed,
+            peak_in_flight: self.peak_battles,
+        }
+    }
+
     /// The report as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         // Plain data (numbers, strings, maps with string keys) always serializes.
         serde_json::to_string_pretty(self).expect("a report always serializes")
     }
-
-    /// The report as a human-readable table.
-    pub fn table(&self) -> String {
-        self.to_string()
-    }
-}
-
-fn latency_row(out: &mut String, name: &str, s: &LatencySummary) -> fmt::Result {
-    writeln!(
-        out,
-        "  {name:<18} {:>9} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9.2}",
-        s.count, s.p50_ms, s.p90_ms, s.p99_ms, s.p999_ms, s.max_ms
-    )
-}
-
-fn counts(map: &BTreeMap<String, u64>) -> String {
-    if map.is_empty() {
-        return "none".into();
-    }
-    map.iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        let o = &mut out;
-        writeln!(
-            o,
-            "load test of {} — {} sample {} {}, {} concurrent battles × ({} player(s) + {} spectator(s)), think {} ms",
-            self.url, self.ruleset, self.sample, self.options, self.concurrency, self.players, self.spectators, self.think_ms
-        )?;
-        writeln!(
-            o,
-            "  run {:.1} s, measured window {:.1} s",
-            self.elapsed_secs, self.window_secs
-        )?;
-        writeln!(
-            o,
-            "  battles   started {}  completed {}  abandoned {}",
-            self.battles_started, self.battles_completed, self.battles_abandoned
-        )?;
-        writeln!(
-            o,
-            "  actions   {}  ({:.0}/s)",
-            self.actions, self.actions_per_sec
-        )?;
-        writeln!(
-            o,
-            "  frames    in {} ({:.0}/s, {:.2} MB/s)  out {} ({:.0}/s)",
-            self.frames_in,
-            self.frames_in_per_sec,
-            self.bytes_in_per_sec / 1e6,
-            self.frames_out,
-            self.frames_out_per_sec
-        )?;
-        writeln!(
-            o,
-            "  latency (ms)           count      p50      p90      p99    p99.9       max"
-        )?;
-        latency_row(o, "action", &self.latency)?;
-        latency_row(o, "spectator lag", &self.spectator_lag)?;
-        latency_row(o, "act→spectator", &self.act_to_spectator)?;
-        if self.lag_unaligned_battles > 0 {
-            writeln!(
-                o,
-                "  ({} battles gave no lag samples: resynced)",
-                self.lag_unaligned_battles
-            )?;
-        }
-        writeln!(
-            o,
-            "  errors     {}  ({})",
-            self.error_total,
-            counts(&self.errors)
-        )?;
-        writeln!(
-            o,
-            "  violations {}  ({})",
-            self.violation_total,
-            counts(&self.violations)
-        )?;
-        if let Some(s) = &self.server {
-            let per_1000 = s
-                .cpu_secs_per_1000_actions
-                .map_or("-".into(), |v| format!("{v:.4}"));
-            let per_battle = s
-                .rss_per_battle_kib
-                .map_or("-".into(), |v| format!("{v:.1}"));
-            writeln!(
-                o,
-                "  server    pid {}  cpu {:.2} s ({:.2} cores)  {} cpu-s per 1000 actions",
-                s.pid, s.cpu_secs, s.cpu_cores, per_1000
-            )?;
-            writeln!(
-                o,
-                "            rss start {} KiB  peak {} KiB  end {} KiB  {} KiB per battle",
-                s.rss_start_kib, s.rss_peak_kib, s.rss_end_kib, per_battle
-            )?;
-        }
-        if let Some(cpu) = self.client_cpu_secs {
-            writeln!(o, "  client    cpu {cpu:.2} s")?;
-        }
-        for v in &self.thresholds {
-            let value = v.value.map_or("not measured".into(), |x| format!("{x:.3}"));
-            let mark = if v.passed { "ok  " } else { "FAIL" };
-            writeln!(o, "  {mark} {}  (measured {value})", v.threshold)?;
-        }
-        f.write_str(&out)
-    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn sample() -> Report {
+    /// A report with a few figures set, for this module's tests and the table's.
+    pub(in crate::loadtest) fn sample() -> Report {
         let mut report = Report {
             url: "ws://127.0.0.1:7878".into(),
             ruleset: "synergy".into(),
@@ -244,16 +172,23 @@ mod tests {
             concurrency: 2,
             players: 2,
             spectators: 2,
+            battles_started: 5,
+            battles_completed: 3,
+            battles_abandoned: 1,
+            battles_failed: 1,
+            peak_battles: 2,
             actions: 100,
             actions_per_sec: 50.0,
             ..Report::default()
         };
         report.errors.insert("server:not_your_turn".into(), 1);
         report.error_total = 1;
+        report.latency.p95_ms = 1.25;
         report.latency.p99_ms = 1.5;
         report.thresholds.push(Verdict {
             threshold: "p99<1ms".into(),
             value: Some(1.5),
+            unit: "ms",
             passed: false,
         });
         report
@@ -265,34 +200,28 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("valid JSON");
         assert_eq!(json["actions"], 100);
         assert_eq!(json["actions_per_sec"], 50.0);
+        assert_eq!(json["latency"]["p95_ms"], 1.25);
         assert_eq!(json["latency"]["p99_ms"], 1.5);
         assert_eq!(json["errors"]["server:not_your_turn"], 1);
         assert_eq!(json["violation_total"], 0);
         assert_eq!(json["server"], serde_json::Value::Null);
         assert_eq!(json["thresholds"][0]["passed"], false);
+        assert_eq!(json["thresholds"][0]["unit"], "ms");
+        assert_eq!(json["battles_failed"], 1);
+        assert_eq!(json["failure"], serde_json::Value::Null);
         assert!(!report.passed());
     }
 
     #[test]
-    fn table_shows_the_headline_figures() {
+    fn status_tells_a_failed_threshold_from_a_failed_run() {
         let mut report = sample();
-        report.server = Some(ServerUsage {
-            pid: 7,
-            cpu_secs: 1.0,
-            cpu_secs_per_1000_actions: Some(0.05),
-            rss_per_battle_kib: Some(40.0),
-            ..ServerUsage::default()
-        });
-        let table = report.table();
-        for needle in [
-            "100  (50/s)",
-            "server:not_your_turn=1",
-            "violations 0",
-            "FAIL p99<1ms",
-            "0.0500",
-            "40.0 KiB",
-        ] {
-            assert!(table.contains(needle), "{needle:?} missing from\n{table}");
-        }
+        assert!(report.battles().balanced());
+        assert_eq!(report.status(), Status::ThresholdFailed);
+        report.thresholds[0].passed = true;
+        assert_eq!(report.status(), Status::Passed);
+        report.failure = Some("no battle could be started".into());
+        assert_eq!(report.status(), Status::RunFailed);
+        report.thresholds.clear();
+        assert_eq!(report.status().code(), 2);
     }
 }

@@ -8,13 +8,14 @@
 use std::borrow::Cow;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use battle_protocol::{ClientMsg, ErrorCode, Req};
 use futures::stream::{FuturesUnordered, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
 
 use super::buffers::Text;
@@ -22,6 +23,7 @@ use super::drive::{drive, lags, End};
 use super::frame::{Frame, Ops};
 use super::link::Link;
 use super::stats::{Samples, Stats};
+use super::tally::{Battle, Outcome};
 use super::target::Target;
 use super::LoadConfig;
 use crate::ClientError;
@@ -43,12 +45,57 @@ pub struct Shared {
     pub tickets: AtomicU64,
     /// Slots whose connections are open.
     pub slots_ready: AtomicU64,
+    /// Why the run stopped before its deadline, once a slot has found it cannot go on.
+    halted: Mutex<Option<String>>,
+    /// Wakes the run when `halted` is set.
+    pub halt: Notify,
 }
 
 impl Shared {
+    /// Everything the slots share, for a run that stops at `deadline`.
+    pub fn new(config: LoadConfig, target: Target, deadline: Instant) -> Shared {
+        Shared {
+            config,
+            target,
+            stats: Stats::new(),
+            deadline,
+            tickets: AtomicU64::new(0),
+            slots_ready: AtomicU64::new(0),
+            halted: Mutex::new(None),
+            halt: Notify::new(),
+        }
+    }
+
     fn claim_battle(&self) -> bool {
         let claimed = self.tickets.fetch_add(1, Ordering::Relaxed);
         self.config.battles.is_none_or(|limit| claimed < limit)
+    }
+
+    /// Give back a claimed battle the server did not create, so that `--battles N` still
+    /// means N battles started.
+    fn return_battle(&self) {
+        self.tickets.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Stop the run early, for `why` (the first reason given is kept).
+    fn stop_run(&self, why: String) {
+        let mut halted = self
+            .halted
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if halted.is_none() {
+            *halted = Some(why);
+            // A stored permit: the run sees it even if it is not waiting at this moment.
+            self.halt.notify_one();
+        }
+    }
+
+    /// Why the run stopped early, if it did.
+    pub fn halted(&self) -> Option<String> {
+        self.halted
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
     }
 }
 
@@ -201,8 +248,17 @@ pub async fn run(shared: Arc<Shared>, index: u64) {
         if !shared.claim_battle() {
             break;
         }
-        let seed = rng.random();
-        match play_battle(&shared, &mut peers, seed).await {
+        let played = match create(&shared, &mut peers[0]).await {
+            Ok(battle_id) => {
+                let seed = rng.random();
+                play_battle(&shared, &mut peers, &battle_id, seed).await
+            }
+            Err(played) => {
+                shared.return_battle();
+                played
+            }
+        };
+        match played {
             Played::Completed => {}
             Played::Cut => break,
             Played::Broken => {
@@ -252,11 +308,12 @@ async fn connect_all(shared: &Shared) -> Option<Vec<Peer>> {
             }
         }
         Stats::add(&shared.stats.connections, 1);
+        Stats::add(&shared.stats.connections_opened, 1);
     }
     Some(peers)
 }
 
-/// How a battle went for the slot.
+/// How a battle (or the attempt to create one) went for the slot.
 enum Played {
     /// Played to the end by everyone.
     Completed,
@@ -266,12 +323,12 @@ enum Played {
     Broken,
 }
 
-/// Create, fill and play one battle.
-async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
+/// Ask the server for a battle on `creator`'s connection, retrying while it is busy; the
+/// battle's id, or how the slot should go on without one.
+async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
     let config = &shared.config;
-    let stats = &shared.stats;
-    let battle_id = loop {
-        let reply = peers[0]
+    loop {
+        let reply = creator
             .request(shared, |req| ClientMsg::Create {
                 ruleset: config.ruleset.clone(),
                 options: Some(config.options.clone()),
@@ -286,37 +343,58 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
                 kind,
                 battle_id: Some(battle_id),
                 ..
-            }) if kind == "created" => break battle_id,
+            }) if kind == "created" => return Ok(battle_id),
             Ok(Reply {
                 code: Some(ErrorCode::ServerBusy),
                 ..
             }) => {
-                stats.error("server:server_busy");
+                shared.stats.error("server:server_busy");
                 tokio::time::sleep_until((Instant::now() + BUSY_BACKOFF).min(shared.deadline))
                     .await;
                 if Instant::now() >= shared.deadline {
-                    return Played::Cut;
+                    return Err(Played::Cut);
                 }
             }
-            Ok(other) => return refused(shared, &other),
-            Err(()) if Instant::now() >= shared.deadline => return Played::Cut,
-            Err(()) => return Played::Broken,
+            Ok(other) => {
+                // Refused before any battle of the run started: what the run asks for is
+                // wrong (ruleset, options), and every retry would be refused the same way.
+                if let Some(code) = other.code.filter(|&c| c != ErrorCode::Internal) {
+                    if shared.stats.battles.counts().started == 0 {
+                        shared.stop_run(format!(
+                            "the server refused to create a {} battle (server:{code}) and no \
+                             battle of the run had started: check --ruleset, --sample and \
+                             --options",
+                            config.ruleset
+                        ));
+                    }
+                }
+                return Err(refused(shared, &other));
+            }
+            Err(()) if Instant::now() >= shared.deadline => return Err(Played::Cut),
+            Err(()) => return Err(Played::Broken),
         }
-    };
-    Stats::add(&stats.battles_started, 1);
+    }
+}
+
+/// Fill and play the battle `battle_id` the first peer created, and count its outcome.
+async fn play_battle(shared: &Shared, peers: &mut [Peer], battle_id: &str, seed: u64) -> Played {
+    let config = &shared.config;
+    let stats = &shared.stats;
+    // Counted from here on: whatever happens below, even the slot's abortion, counts it once.
+    let battle = stats.battles.start();
     let players = config.players();
     // Spectators first, so that they see every change from the start on.
     for peer in peers.iter_mut().skip(players) {
-        let id = battle_id.clone();
+        let id = battle_id.to_string();
         let reply = peer
             .request(shared, |req| ClientMsg::Spectate { battle_id: id, req })
             .await;
         if let Some(played) = check_entry(shared, reply) {
-            return played;
+            return end(battle, played);
         }
     }
     for (&seat, peer) in config.seats.iter().zip(peers.iter_mut().take(players)) {
-        let id = battle_id.clone();
+        let id = battle_id.to_string();
         let reply = peer
             .request(shared, |req| ClientMsg::Join {
                 battle_id: id,
@@ -326,7 +404,7 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
             })
             .await;
         if let Some(played) = check_entry(shared, reply) {
-            return played;
+            return end(battle, played);
         }
     }
 
@@ -338,18 +416,18 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
             drive(
                 shared,
                 peer,
-                &battle_id,
+                battle_id,
                 i < players,
                 SmallRng::seed_from_u64(rng.random()),
             )
         })
         .collect();
     let mut records = Vec::new();
-    let mut end = End::Finished;
+    let mut ending = End::Finished;
     while let Some(record) = drivers.next().await {
         if record.end != End::Finished {
-            end = record.end;
-            if end == End::Failed {
+            ending = record.end;
+            if ending == End::Failed {
                 break;
             }
         }
@@ -361,19 +439,17 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
     for record in &mut records {
         samples.action.append(&mut record.latencies);
     }
-    if end == End::Finished {
+    if ending == End::Finished {
         lags(&records, &mut samples, stats);
-        Stats::add(&stats.battles_completed, 1);
-    } else {
-        Stats::add(&stats.battles_abandoned, 1);
     }
     stats.flush(&mut samples);
-    match end {
+    match ending {
         End::Finished => {
+            battle.end(Outcome::Completed);
             for peer in peers.iter_mut() {
                 let req = peer.req();
                 let leave = ClientMsg::Leave {
-                    battle_id: battle_id.clone(),
+                    battle_id: battle_id.to_string(),
                     req: Some(req),
                 };
                 if peer.send(&leave, stats).await.is_err() {
@@ -382,24 +458,29 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], seed: u64) -> Played {
             }
             Played::Completed
         }
-        End::Deadline => Played::Cut,
-        End::Failed => Played::Broken,
+        End::Deadline => end(battle, Played::Cut),
+        End::Failed => end(battle, Played::Broken),
     }
+}
+
+/// Count a battle that did not complete: abandoned when the deadline cut it off, failed
+/// when an error broke it.
+fn end(battle: Battle<'_>, played: Played) -> Played {
+    battle.end(match played {
+        Played::Completed => Outcome::Completed,
+        Played::Cut => Outcome::Abandoned,
+        Played::Broken => Outcome::Failed,
+    });
+    played
 }
 
 /// Check the answer to `spectate` or `join`; `Some` when the battle cannot go on.
 fn check_entry(shared: &Shared, reply: Result<Reply, ()>) -> Option<Played> {
     match reply {
         Ok(Reply { kind, .. }) if kind == "spectating" || kind == "joined" => None,
-        Ok(other) => {
-            Stats::add(&shared.stats.battles_abandoned, 1);
-            Some(refused(shared, &other))
-        }
+        Ok(other) => Some(refused(shared, &other)),
         Err(()) if Instant::now() >= shared.deadline => Some(Played::Cut),
-        Err(()) => {
-            Stats::add(&shared.stats.battles_abandoned, 1);
-            Some(Played::Broken)
-        }
+        Err(()) => Some(Played::Broken),
     }
 }
 

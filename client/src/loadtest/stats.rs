@@ -11,6 +11,8 @@ use std::sync::Mutex;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
+use super::tally::Tally;
+
 /// Largest latency the histograms hold, in microseconds (60 s); larger samples are clamped.
 const MAX_MICROS: u64 = 60_000_000;
 
@@ -48,16 +50,14 @@ pub struct Stats {
     pub frames_out: AtomicU64,
     /// Bytes of text sent.
     pub bytes_out: AtomicU64,
-    /// Battles created.
-    pub battles_started: AtomicU64,
-    /// Battles played to their outcome by every connection of the battle.
-    pub battles_completed: AtomicU64,
-    /// Battles cut off by the end of the run or by an error.
-    pub battles_abandoned: AtomicU64,
+    /// Battles started, completed, abandoned and failed.
+    pub battles: Tally,
     /// Battles whose connections saw different numbers of changes (no lag samples taken).
     pub lag_unaligned: AtomicU64,
     /// Connections open now.
     pub connections: AtomicU64,
+    /// Connections opened so far (the WebSocket handshake succeeded).
+    pub connections_opened: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     violations: Mutex<BTreeMap<String, u64>>,
     action: Mutex<Histogram<u64>>,
@@ -92,11 +92,10 @@ impl Stats {
             bytes_in: AtomicU64::new(0),
             frames_out: AtomicU64::new(0),
             bytes_out: AtomicU64::new(0),
-            battles_started: AtomicU64::new(0),
-            battles_completed: AtomicU64::new(0),
-            battles_abandoned: AtomicU64::new(0),
+            battles: Tally::default(),
             lag_unaligned: AtomicU64::new(0),
             connections: AtomicU64::new(0),
+            connections_opened: AtomicU64::new(0),
             errors: Mutex::new(BTreeMap::new()),
             violations: Mutex::new(BTreeMap::new()),
             action: Mutex::new(histogram()),
@@ -188,6 +187,8 @@ pub struct LatencySummary {
     pub p50_ms: f64,
     /// 90th percentile.
     pub p90_ms: f64,
+    /// 95th percentile.
+    pub p95_ms: f64,
     /// 99th percentile.
     pub p99_ms: f64,
     /// 99.9th percentile.
@@ -208,6 +209,7 @@ impl LatencySummary {
             mean_ms: hist.mean() / 1000.0,
             p50_ms: ms(hist.value_at_quantile(0.50)),
             p90_ms: ms(hist.value_at_quantile(0.90)),
+            p95_ms: ms(hist.value_at_quantile(0.95)),
             p99_ms: ms(hist.value_at_quantile(0.99)),
             p999_ms: ms(hist.value_at_quantile(0.999)),
             max_ms: ms(hist.max()),
@@ -234,6 +236,7 @@ mod tests {
         let near = |got: f64, want: f64| (got - want).abs() <= want * 0.002;
         assert!(near(s.p50_ms, 500.0), "{s:?}");
         assert!(near(s.p90_ms, 900.0), "{s:?}");
+        assert!(near(s.p95_ms, 950.0), "{s:?}");
         assert!(near(s.p99_ms, 990.0), "{s:?}");
         assert!(near(s.p999_ms, 999.0), "{s:?}");
         assert!(near(s.max_ms, 1000.0), "{s:?}");

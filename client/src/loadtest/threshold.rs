@@ -2,8 +2,8 @@
 //!
 //! A threshold names a metric of the [`Report`], a comparison and a number. Latency metrics
 //! take a unit (`us`, `ms`, `s`; milliseconds when none is given); the others are plain
-//! numbers. A failed threshold, or one whose metric was not measured, makes the run exit
-//! non-zero.
+//! numbers in the unit the metric is reported in. A failed threshold, or one whose metric was
+//! not measured, makes the run exit with code 1 (see module `status`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -49,14 +49,27 @@ impl Op {
     }
 }
 
-/// What a metric measures, which decides the units its limit may carry.
+/// What a metric measures, which decides the units its limit may carry and how its value is
+/// shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// Milliseconds; the limit may say `us`, `ms` or `s`.
     Millis,
-    /// A plain number.
-    Plain,
+    /// A plain number, shown with this unit (`/s`, `KiB`, `s`; empty for counts).
+    Plain(&'static str),
 }
+
+impl Kind {
+    fn unit(self) -> &'static str {
+        match self {
+            Kind::Millis => "ms",
+            Kind::Plain(unit) => unit,
+        }
+    }
+}
+
+const COUNT: Kind = Kind::Plain("");
+const RATE: Kind = Kind::Plain("/s");
 
 type Getter = fn(&Report) -> Option<f64>;
 
@@ -64,33 +77,35 @@ type Getter = fn(&Report) -> Option<f64>;
 const METRICS: &[(&str, Kind, Getter)] = &[
     ("p50", Kind::Millis, |r| Some(r.latency.p50_ms)),
     ("p90", Kind::Millis, |r| Some(r.latency.p90_ms)),
+    ("p95", Kind::Millis, |r| Some(r.latency.p95_ms)),
     ("p99", Kind::Millis, |r| Some(r.latency.p99_ms)),
     ("p99.9", Kind::Millis, |r| Some(r.latency.p999_ms)),
     ("p999", Kind::Millis, |r| Some(r.latency.p999_ms)),
     ("max", Kind::Millis, |r| Some(r.latency.max_ms)),
     ("mean", Kind::Millis, |r| Some(r.latency.mean_ms)),
     ("lag_p50", Kind::Millis, |r| Some(r.spectator_lag.p50_ms)),
+    ("lag_p95", Kind::Millis, |r| Some(r.spectator_lag.p95_ms)),
     ("lag_p99", Kind::Millis, |r| Some(r.spectator_lag.p99_ms)),
     ("lag_p99.9", Kind::Millis, |r| Some(r.spectator_lag.p999_ms)),
     ("lag_max", Kind::Millis, |r| Some(r.spectator_lag.max_ms)),
-    ("actions_per_sec", Kind::Plain, |r| Some(r.actions_per_sec)),
-    ("frames_per_sec", Kind::Plain, |r| Some(r.frames_in_per_sec)),
-    ("bytes_per_sec", Kind::Plain, |r| Some(r.bytes_in_per_sec)),
-    ("actions", Kind::Plain, |r| Some(r.actions as f64)),
-    ("battles_completed", Kind::Plain, |r| {
+    ("actions_per_sec", RATE, |r| Some(r.actions_per_sec)),
+    ("frames_per_sec", RATE, |r| Some(r.frames_in_per_sec)),
+    ("bytes_per_sec", RATE, |r| Some(r.bytes_in_per_sec)),
+    ("actions", COUNT, |r| Some(r.actions as f64)),
+    ("battles_started", COUNT, |r| Some(r.battles_started as f64)),
+    ("battles_completed", COUNT, |r| {
         Some(r.battles_completed as f64)
     }),
-    ("battles_abandoned", Kind::Plain, |r| {
+    ("battles_abandoned", COUNT, |r| {
         Some(r.battles_abandoned as f64)
     }),
-    ("errors", Kind::Plain, |r| Some(r.error_total as f64)),
-    ("violations", Kind::Plain, |r| {
-        Some(r.violation_total as f64)
-    }),
-    ("server_cpu_per_1000", Kind::Plain, |r| {
+    ("battles_failed", COUNT, |r| Some(r.battles_failed as f64)),
+    ("errors", COUNT, |r| Some(r.error_total as f64)),
+    ("violations", COUNT, |r| Some(r.violation_total as f64)),
+    ("server_cpu_per_1000", Kind::Plain("s"), |r| {
         r.server.as_ref().and_then(|s| s.cpu_secs_per_1000_actions)
     }),
-    ("rss_per_battle_kib", Kind::Plain, |r| {
+    ("rss_per_battle_kib", Kind::Plain("KiB"), |r| {
         r.server.as_ref().and_then(|s| s.rss_per_battle_kib)
     }),
 ];
@@ -113,8 +128,21 @@ pub struct Verdict {
     pub threshold: String,
     /// The measured value (`null` when the metric was not measured, e.g. no `--server-pid`).
     pub value: Option<f64>,
+    /// The value's unit: `ms`, `/s`, `KiB`, `s`, or empty for a count.
+    pub unit: &'static str,
     /// Whether the gate held.
     pub passed: bool,
+}
+
+impl Verdict {
+    /// A measured `value` of this threshold's metric, with its unit.
+    pub fn show(&self, value: f64) -> String {
+        match self.unit {
+            "" => format!("{value:.0}"),
+            "/s" => format!("{value:.1}/s"),
+            unit => format!("{value:.3} {unit}"),
+        }
+    }
 }
 
 /// Why a threshold could not be parsed.
@@ -167,7 +195,7 @@ impl FromStr for Threshold {
                     (value, 1.0)
                 }
             }
-            Kind::Plain => (value, 1.0),
+            Kind::Plain(_) => (value, 1.0),
         };
         let number: f64 = number.trim().parse().map_err(|_| {
             fail(format!(
@@ -190,17 +218,19 @@ impl FromStr for Threshold {
 fn unit_hint(kind: Kind) -> &'static str {
     match kind {
         Kind::Millis => " (optionally followed by us, ms or s)",
-        Kind::Plain => " (this metric takes no unit)",
+        Kind::Plain(_) => " (this metric takes no unit)",
     }
 }
 
 impl Threshold {
     /// Check the threshold against a finished run.
     pub fn check(&self, report: &Report) -> Verdict {
-        let value = (METRICS[self.metric].2)(report);
+        let (_, kind, get) = METRICS[self.metric];
+        let value = get(report);
         Verdict {
             threshold: self.text.clone(),
             value,
+            unit: kind.unit(),
             passed: value.is_some_and(|v| self.op.holds(v, self.limit)),
         }
     }
@@ -209,6 +239,7 @@ impl Threshold {
 impl fmt::Display for Threshold {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (name, kind, _) = METRICS[self.metric];
+        // Only milliseconds are written after the limit: the others take no unit.
         let unit = if kind == Kind::Millis { "ms" } else { "" };
         write!(f, "{name}{}{}{unit}", self.op.symbol(), self.limit)
     }
@@ -229,6 +260,8 @@ mod tests {
         assert_eq!(t.to_string(), "p99<10ms");
         assert_eq!(parse("p99.9 <= 2s").limit, 2000.0);
         assert_eq!(parse("p50<500us").limit, 0.5);
+        assert_eq!(parse("p95<=5ms").to_string(), "p95<=5ms");
+        assert_eq!(parse("lag_p95<2").limit, 2.0);
         assert_eq!(parse("max<7").limit, 7.0);
         let t = parse("actions_per_sec>=1000");
         assert_eq!((t.op, t.limit), (Op::Ge, 1000.0));
@@ -260,11 +293,22 @@ mod tests {
         report.latency.p99_ms = 4.0;
         report.actions_per_sec = 20_000.0;
         report.violation_total = 0;
+        report.latency.p95_ms = 3.0;
+        assert!(parse("p95<3.5ms").check(&report).passed);
+        assert!(!parse("p95<3ms").check(&report).passed);
+        assert_eq!(parse("p95<3ms").check(&report).unit, "ms");
         assert!(parse("p99<5ms").check(&report).passed);
         assert!(!parse("p99<4ms").check(&report).passed);
         assert!(parse("p99<=4ms").check(&report).passed);
         assert!(parse("actions_per_sec>15000").check(&report).passed);
         assert!(parse("violations<1").check(&report).passed);
+        report.battles_failed = 2;
+        let failed = parse("battles_failed<1").check(&report);
+        assert!(!failed.passed);
+        assert_eq!(failed.show(2.0), "2");
+        let rate = parse("actions_per_sec>1e12").check(&report);
+        assert!(!rate.passed);
+        assert_eq!(rate.show(20_000.0), "20000.0/s");
         let unmeasured = parse("server_cpu_per_1000<0.08").check(&report);
         assert_eq!(unmeasured.value, None);
         assert!(!unmeasured.passed, "an unmeasured metric fails its gate");

@@ -1,0 +1,198 @@
+//! [`LoadConfig`]: everything one load test run is set up with, from the command line's
+//! options and the rulesets the server offers, or built directly by library callers.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use battle_protocol::{RulesetInfo, Seat};
+use serde_json::{json, Value};
+
+use super::args::LoadtestArgs;
+use super::progress::ProgressSink;
+use super::threshold::Threshold;
+use crate::samples;
+
+/// Everything one load test run is set up with (the library form of [`LoadtestArgs`]).
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    /// WebSocket URL of the server.
+    pub url: String,
+    /// Ruleset to play.
+    pub ruleset: String,
+    /// The sample played, by name (for the report).
+    pub sample: String,
+    /// `create` options.
+    pub options: Value,
+    /// Seats the client plays (the sample's seats the server's engine does not play).
+    pub seats: Vec<Seat>,
+    /// Spectator connections per battle.
+    pub spectators: usize,
+    /// Battles kept running at once.
+    pub concurrency: usize,
+    /// Stop after this many battles have been started.
+    pub battles: Option<u64>,
+    /// Stop after this long.
+    pub duration: Duration,
+    /// Battles started per second while ramping up.
+    pub ramp_per_sec: f64,
+    /// Pause before each action.
+    pub think: Duration,
+    /// Longest wait for a message before a connection counts as stalled.
+    pub stall_timeout: Duration,
+    /// Source addresses to spread connections over (1 = let the kernel choose).
+    pub source_addrs: u8,
+    /// Allow non-loopback servers.
+    pub allow_remote: bool,
+    /// Server process to sample.
+    pub server_pid: Option<u32>,
+    /// Gates checked at the end.
+    pub thresholds: Vec<Threshold>,
+    /// Seed for the bots.
+    pub seed: u64,
+    /// Draw a live progress line on stderr (only when it is a terminal and
+    /// `progress_json` is off).
+    pub progress: bool,
+    /// Write a [`ProgressLine`](super::ProgressLine) to `progress_sink` this often.
+    pub progress_json: Option<Duration>,
+    /// Where the progress JSON lines go.
+    pub progress_sink: ProgressSink,
+}
+
+impl LoadConfig {
+    /// Defaults: synergy's `pvp` sample (both seats played by the client), 2 spectators, 10
+    /// concurrent battles for 10 s, no think time, no progress line and no progress JSON.
+    pub fn new(url: impl Into<String>) -> LoadConfig {
+        LoadConfig {
+            url: url.into(),
+            ruleset: "synergy".into(),
+            sample: "pvp".into(),
+            options: json!({"mode": "pvp"}),
+            seats: vec![0, 1],
+            spectators: 2,
+            concurrency: 10,
+            battles: None,
+            duration: Duration::from_secs(10),
+            ramp_per_sec: 500.0,
+            think: Duration::ZERO,
+            stall_timeout: Duration::from_secs(10),
+            source_addrs: 1,
+            allow_remote: false,
+            server_pid: None,
+            thresholds: Vec::new(),
+            seed: 1,
+            progress: false,
+            progress_json: None,
+            progress_sink: ProgressSink::Stderr,
+        }
+    }
+
+    /// Build from the command line's options and the rulesets the server offers.
+    pub fn from_args(
+        url: &str,
+        args: &LoadtestArgs,
+        rulesets: &[RulesetInfo],
+    ) -> anyhow::Result<LoadConfig> {
+        let ruleset = samples::ruleset(rulesets, &args.ruleset).map_err(anyhow::Error::msg)?;
+        let sample = match &args.sample {
+            Some(name) => samples::named(ruleset, name).map_err(anyhow::Error::msg)?,
+            None => samples::for_load(ruleset)
+                .with_context(|| format!("the server lists no sample of {}", ruleset.id))?,
+        };
+        let options = match &args.options {
+            Some(text) => serde_json::from_str(text).context("--options is not JSON")?,
+            None => sample.options.clone(),
+        };
+        Ok(LoadConfig {
+            ruleset: args.ruleset.clone(),
+            sample: sample.name.clone(),
+            options,
+            seats: samples::people_seats(sample),
+            spectators: args.spectators,
+            concurrency: args.concurrency,
+            battles: args.battles,
+            duration: args.duration,
+            ramp_per_sec: args.ramp_per_sec,
+            think: Duration::from_millis(args.think_ms),
+            stall_timeout: Duration::from_millis(args.stall_ms + args.think_ms),
+            source_addrs: args.source_addrs,
+            allow_remote: args.allow_remote,
+            server_pid: args.server_pid,
+            thresholds: args.thresholds.clone(),
+            seed: args.seed,
+            progress: !args.quiet,
+            progress_json: args.progress_json,
+            ..LoadConfig::new(url)
+        })
+    }
+
+    /// Seats the client plays per battle.
+    pub fn players(&self) -> usize {
+        self.seats.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn args_become_a_config() {
+        let args = LoadtestArgs::from_flags([
+            "-c",
+            "7",
+            "--sample",
+            "pve",
+            "--threshold",
+            "p99<10ms",
+            "--threshold",
+            "violations<1",
+            "--think-ms",
+            "1000",
+            "--duration",
+            "5s",
+        ])
+        .expect("valid flags");
+        let config = LoadConfig::from_args("ws://127.0.0.1:1", &args, &synergy()).expect("config");
+        assert_eq!(config.concurrency, 7);
+        assert_eq!(config.seats, vec![0], "seat 1 is the Training Automaton's");
+        assert_eq!(config.options, json!({"mode": "pve"}));
+        assert_eq!(config.thresholds.len(), 2);
+        assert_eq!(config.think, Duration::from_secs(1));
+        assert_eq!(config.stall_timeout, Duration::from_secs(11));
+        assert_eq!(config.progress_json, None);
+        assert!(LoadtestArgs::from_flags(["--threshold", "p99~3"]).is_err());
+        let default = LoadtestArgs::from_flags(Vec::<String>::new()).expect("defaults");
+        let config =
+            LoadConfig::from_args("ws://127.0.0.1:1", &default, &synergy()).expect("config");
+        assert_eq!(
+            (config.sample.as_str(), config.seats.as_slice()),
+            ("pvp", &[0, 1][..])
+        );
+        let unknown = LoadtestArgs::from_flags(["--sample", "coop"]).expect("parses");
+        let err = LoadConfig::from_args("ws://127.0.0.1:1", &unknown, &synergy())
+            .expect_err("no such sample");
+        assert!(
+            err.to_string().contains("its samples are pve, pvp"),
+            "{err}"
+        );
+    }
+
+    /// What a server offering synergy lists in `welcome`.
+    fn synergy() -> Vec<RulesetInfo> {
+        let sample = |name: &str, engine: Vec<Seat>| battle_protocol::SampleInfo {
+            name: name.into(),
+            about: String::new(),
+            options: json!({"mode": name}),
+            seats: 2,
+            engine_seats: engine,
+        };
+        vec![RulesetInfo {
+            id: "synergy".into(),
+            version: 1,
+            summary: String::new(),
+            min_seats: 2,
+            max_seats: 2,
+            samples: vec![sample("pve", vec![1]), sample("pvp", vec![])],
+        }]
+    }
+}
