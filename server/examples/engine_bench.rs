@@ -26,7 +26,7 @@ use battle_protocol::{BattleStatus, SeatInfo};
 use battle_rules::ruleset::{Ruleset, Viewer, Viewers};
 use battle_rules::view::{envelope_view_all, Changes};
 use battle_server::battle::patch_frame;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
@@ -275,12 +275,9 @@ fn step(game: &mut dyn Ruleset, rng: &mut ChaCha8Rng) -> Option<()> {
     let action = if engine {
         game.ai_action(seat)?
     } else {
-        let mut legal = game.legal_actions(seat);
-        if legal.is_empty() {
-            return None;
-        }
-        let i = rng.random_range(0..legal.len());
-        legal.swap_remove(i)
+        // The ruleset's own random play: open decisions (a programmed rule) filled within
+        // their bounds.
+        game.random_action(seat, rng)?
     };
     game.apply(seat, &action).ok()
 }

@@ -19,6 +19,7 @@ pub mod typed;
 pub mod view;
 
 pub mod blind;
+pub mod gambit;
 pub mod synergy;
 
 pub use entry::{RulesetEntry, Sample};

@@ -35,6 +35,23 @@ use serde_json::{json, Value};
 
 /// Seeds per ruleset and sample.
 const SEEDS: u64 = 2_000;
+
+/// Seeds per sample for `id`: gambit's runs are hundreds of steps with a long log each (six
+/// fights of up to 600 ticks), so it plays 1,000 per sample (2,000 in all). `PLAYOUT_SEEDS`
+/// sets the count for every ruleset (to try more, or fewer while developing);
+/// `PLAYOUT_ONLY` plays one ruleset.
+fn seeds(id: &str) -> u64 {
+    if let Some(n) = std::env::var("PLAYOUT_SEEDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        return n;
+    }
+    match id {
+        "gambit" => 1_000,
+        _ => SEEDS,
+    }
+}
 /// The shared diff is checked on every this many seeds (it triples a debug build's time).
 const SHARED_DIFF_EVERY: u64 = 4;
 
@@ -437,14 +454,19 @@ fn random_playouts_of_every_ruleset() {
         .map_or(2, |n| n.get())
         .min(8) as u64;
     let all = rulesets();
+    let only = std::env::var("PLAYOUT_ONLY").ok();
     for entry in &all {
+        if only.as_deref().is_some_and(|id| id != entry.id) {
+            continue;
+        }
         assert!(!entry.samples.is_empty(), "{} has no sample", entry.id);
+        let seeds = seeds(entry.id);
         for sample in entry.samples {
             let all = &all;
             std::thread::scope(|scope| {
                 for t in 0..threads {
                     scope.spawn(move || {
-                        for seed in (t..SEEDS).step_by(threads as usize) {
+                        for seed in (t..seeds).step_by(threads as usize) {
                             playout(entry, sample, seed, all);
                         }
                     });

@@ -304,9 +304,12 @@ fn diff_object(
         }
         return;
     }
-    // Members are matched by key and mark: the same key may stand once per viewer.
+    // Members are matched by key and mark: the same key may stand once per viewer. A key
+    // that stands once on each side is matched by key alone, so that a member whose mark
+    // changes (a program revealed when a fight starts) is diffed: viewers who saw it and
+    // still see it get its changes, not a removal and an addition.
     for (key, old) in from {
-        if find(to, key, old).is_none() && !seen_by(old, viewers).is_empty() {
+        if partner(to, from, key, old).is_none() && !seen_by(old, viewers).is_empty() {
             path.push_back(key);
             ops.op(Kind::Remove, path, seen_by(old, viewers), None);
             path.pop_back();
@@ -314,16 +317,41 @@ fn diff_object(
     }
     for (key, new) in to {
         let who = seen_by(new, viewers);
-        if who.is_empty() {
-            continue;
+        match partner(from, to, key, new) {
+            Some(old) => {
+                if who.is_empty() && seen_by(old, viewers).is_empty() {
+                    continue;
+                }
+                path.push_back(key);
+                diff_value(old, new, path, viewers, ops);
+                path.pop_back();
+            }
+            None if who.is_empty() => {}
+            None => {
+                path.push_back(key);
+                ops.op(Kind::Add, path, who, Some(unmarked(new)));
+                path.pop_back();
+            }
         }
-        path.push_back(key);
-        match find(from, key, new) {
-            Some(old) => diff_value(old, new, path, viewers, ops),
-            None => ops.op(Kind::Add, path, who, Some(unmarked(new))),
-        }
-        path.pop_back();
     }
+}
+
+/// The member of `pairs` that `like` (a member of `own` under `key`) is diffed against: the
+/// one under `key` with the same mark, or the only one under `key` when `key` stands once in
+/// each of `pairs` and `own`.
+fn partner<'a>(
+    pairs: &'a [(Key, ViewValue)],
+    own: &[(Key, ViewValue)],
+    key: &Key,
+    like: &ViewValue,
+) -> Option<&'a ViewValue> {
+    find(pairs, key, like).or_else(|| {
+        let count =
+            |members: &[(Key, ViewValue)]| members.iter().filter(|(k, _)| same_key(k, key)).count();
+        (count(pairs) == 1 && count(own) == 1)
+            .then(|| pairs.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v))
+            .flatten()
+    })
 }
 
 /// Whether `value` is walked into rather than compared whole.

@@ -1,0 +1,287 @@
+//! The whole battle: a PvE run of six encounters (planning, the fight, the offering) or a PvP
+//! duel of two programmed parties, with the log and the result. The fight itself is
+//! [`Fight`]; programs are edited in `play.rs`.
+
+use battle_protocol::Seat;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::fight::{Ending, Fight};
+use super::options::{Mode, Options, Setup};
+use super::roster::{ENCOUNTERS, PARTY, PARTY_2_IDS};
+use super::rules::Rule;
+use super::skills::{find, Skill, OFFERING_POOL};
+use super::unit::Unit;
+
+/// Skills offered after a won encounter.
+pub const OFFERED: usize = 3;
+
+/// Where the battle is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before a fight: players read the enemies and edit their programs.
+    Planning,
+    /// The fight runs, one tick per engine step.
+    Fighting,
+    /// The fight is paused by its player, who may edit programs.
+    Paused,
+    /// After a won encounter: pick one of the offered skills or skip.
+    Reward,
+    /// The run or the duel is over.
+    Over,
+}
+
+/// The settled end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finish {
+    /// The winning seats (none: the run was lost, or the duel drawn).
+    pub winners: Vec<Seat>,
+    /// One sentence.
+    pub summary: String,
+}
+
+/// A gambit battle.
+#[derive(Debug, Clone)]
+pub struct Gambit {
+    pub(super) mode: Mode,
+    pub(super) tick_ms: u64,
+    pub(super) phase: Phase,
+    /// The encounter being planned, fought or rewarded (0-based; PvP: 0).
+    pub(super) encounter: usize,
+    /// The units of the coming or current fight; the parties' programs and skills live in
+    /// their units and carry over from one encounter to the next.
+    pub(super) fight: Fight,
+    /// PvP planning: which seats have said they are ready.
+    pub(super) ready: Vec<bool>,
+    /// The skills offered now (phase `Reward`).
+    pub(super) offering: Vec<&'static Skill>,
+    /// Skills already taken in this run (never offered again).
+    pub(super) taken: Vec<&'static str>,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) log: Vec<String>,
+    pub(super) finish: Option<Finish>,
+}
+
+/// A party for `team`, with the programs of `setup` where it gives one.
+fn party(team: usize, setup: &Setup) -> Vec<Unit> {
+    PARTY
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| {
+            let id = if team == 0 { kind.id } else { PARTY_2_IDS[i] };
+            let mut unit = Unit::new(kind, id, team);
+            if let Some(rules) = setup.rules.get(kind.id) {
+                unit.rules = Default::default();
+                for (slot, spec) in rules.iter().enumerate() {
+                    // `Setup::check` accepted these: every skill exists.
+                    let Some(skill) = find(&spec.skill) else {
+                        continue;
+                    };
+                    unit.rules[slot] = Some(Rule {
+                        skill,
+                        conditions: spec.conditions.clone(),
+                        target: spec.target,
+                    });
+                }
+            }
+            unit
+        })
+        .collect()
+}
+
+/// The enemies of encounter `index`.
+fn enemies(index: usize) -> Vec<Unit> {
+    ENCOUNTERS[index]
+        .iter()
+        .map(|(kind, id)| Unit::new(kind, id, 1))
+        .collect()
+}
+
+impl Gambit {
+    /// A new battle, in planning.
+    pub fn new(options: &Options, seed: u64, setups: &[Setup]) -> Gambit {
+        let default = Setup::default();
+        let setup = |seat: usize| setups.get(seat).unwrap_or(&default);
+        let mut units = party(0, setup(0));
+        let (opening, seats) = match options.mode {
+            Mode::Pve => {
+                units.extend(enemies(0));
+                (
+                    "The run begins. Encounter 1 of 6: plan your party's rules, then start."
+                        .to_owned(),
+                    1,
+                )
+            }
+            Mode::Pvp => {
+                units.extend(party(1, setup(1)));
+                (
+                    "The duel begins: each player programs a party; the fight starts when \
+                     both are ready."
+                        .to_owned(),
+                    2,
+                )
+            }
+        };
+        Gambit {
+            mode: options.mode,
+            tick_ms: options.tick_ms,
+            phase: Phase::Planning,
+            encounter: 0,
+            fight: Fight::new(units),
+            ready: vec![false; seats],
+            offering: Vec::new(),
+            taken: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            log: vec![opening],
+            finish: None,
+        }
+    }
+
+    /// The seats whose decision the battle awaits.
+    pub fn awaited(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Planning => (0..self.ready.len()).filter(|&s| !self.ready[s]).collect(),
+            Phase::Paused | Phase::Reward => vec![0],
+            Phase::Fighting | Phase::Over => Vec::new(),
+        }
+    }
+
+    /// The fight starts (every seat is ready).
+    pub(super) fn begin_fight(&mut self) {
+        self.phase = Phase::Fighting;
+        let names: Vec<String> = self
+            .fight
+            .units
+            .iter()
+            .filter(|u| u.team == 1)
+            .map(|u| u.name.to_owned())
+            .collect();
+        self.log.push(match self.mode {
+            Mode::Pve => format!(
+                "Encounter {} of 6 starts against {}.",
+                self.encounter + 1,
+                names.join(", ")
+            ),
+            Mode::Pvp => "Both parties are ready: the fight starts.".to_owned(),
+        });
+    }
+
+    /// One engine step: a tick of the running fight, and what its end leads to.
+    pub fn step(&mut self) {
+        self.fight.tick(&mut self.log);
+        let Some(ending) = self.fight.ending else {
+            return;
+        };
+        let tick = self.fight.tick;
+        match (self.mode, ending) {
+            (Mode::Pve, Ending::Won(0)) if self.encounter + 1 == ENCOUNTERS.len() => {
+                self.end(
+                    vec![0],
+                    format!(
+                        "The party wins the run: the Warlord falls at tick {tick} of encounter 6."
+                    ),
+                );
+            }
+            (Mode::Pve, Ending::Won(0)) => {
+                self.log.push(format!(
+                    "Encounter {} is won at tick {tick}.",
+                    self.encounter + 1
+                ));
+                self.offer();
+            }
+            (Mode::Pve, ending) => {
+                let why = match ending {
+                    Ending::TimeUp => format!("ran out of time ({tick} ticks)"),
+                    _ => format!("was knocked out at tick {tick}"),
+                };
+                self.end(
+                    Vec::new(),
+                    format!(
+                        "The run is lost: the party {why} in encounter {}.",
+                        self.encounter + 1
+                    ),
+                );
+            }
+            (Mode::Pvp, Ending::Won(winner)) => {
+                self.end(
+                    vec![winner],
+                    format!("Player {}'s party wins at tick {tick}.", winner + 1),
+                );
+            }
+            (Mode::Pvp, Ending::BothDown) => {
+                self.end(
+                    Vec::new(),
+                    format!("Both parties fell at tick {tick}: a draw."),
+                );
+            }
+            (Mode::Pvp, Ending::TimeUp) => {
+                self.end(
+                    Vec::new(),
+                    format!("Both parties still stand after {tick} ticks: a draw."),
+                );
+            }
+        }
+    }
+
+    fn end(&mut self, winners: Vec<Seat>, summary: String) {
+        self.phase = Phase::Over;
+        self.log.push(summary.clone());
+        self.finish = Some(Finish { winners, summary });
+    }
+
+    /// After a won encounter: offer up to three skills nobody took yet, drawn from the
+    /// battle's generator; with none left, go straight to the next encounter.
+    fn offer(&mut self) {
+        let mut pool: Vec<&'static Skill> = OFFERING_POOL
+            .iter()
+            .filter(|id| !self.taken.contains(id))
+            .filter_map(|id| find(id))
+            .collect();
+        pool.shuffle(&mut self.rng);
+        pool.truncate(OFFERED);
+        if pool.is_empty() {
+            self.next_encounter();
+            return;
+        }
+        let names: Vec<&str> = pool.iter().map(|s| s.name).collect();
+        self.log.push(format!(
+            "Choose a skill for a character, or skip: {}.",
+            names.join(", ")
+        ));
+        self.offering = pool;
+        self.phase = Phase::Reward;
+    }
+
+    /// Full heal, statuses cleared, the next encounter's enemies: planning again.
+    pub(super) fn next_encounter(&mut self) {
+        self.offering.clear();
+        self.encounter += 1;
+        let mut units: Vec<Unit> = std::mem::take(&mut self.fight.units)
+            .into_iter()
+            .filter(|u| u.team == 0)
+            .collect();
+        for unit in &mut units {
+            unit.refresh();
+        }
+        units.extend(enemies(self.encounter));
+        self.fight = Fight::new(units);
+        self.phase = Phase::Planning;
+        self.ready.iter_mut().for_each(|ready| *ready = false);
+        self.log.push(format!(
+            "Encounter {} of 6: the party is healed; plan, then start.",
+            self.encounter + 1
+        ));
+    }
+
+    /// The units of `team`, as indices into the fight's units.
+    pub fn team(&self, team: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.fight.units.len()).filter(move |&i| self.fight.units[i].team == team)
+    }
+
+    /// The index of `seat`'s unit with this id.
+    pub fn own_unit(&self, seat: Seat, id: &str) -> Option<usize> {
+        self.team(seat).find(|&i| self.fight.units[i].id == id)
+    }
+}

@@ -1,0 +1,312 @@
+//! Section 3 of the spec, the working notes: each note a test.
+
+use super::fight::Fight;
+use super::roster::{Kind, BRUTE, HEALER, SHAMAN, WARLORD};
+use super::rules::Condition::Always;
+use super::skills::Status;
+use super::testkit::{always, fight, get, hp, program, run, unit, with};
+use super::unit::Unit;
+
+/// An enemy of `kind` with its own program, as `id`.
+fn enemy(kind: &Kind, id: &'static str) -> Unit {
+    Unit::new(kind, id, 1)
+}
+
+/// The skill `id`'s queued target, if `who` is doing it.
+fn aims(f: &Fight, who: &str) -> Option<(&'static str, Vec<&'static str>)> {
+    let d = get(f, who).doing.as_ref()?;
+    Some((
+        d.skill.id,
+        d.targets.iter().map(|&t| f.units[t].id).collect(),
+    ))
+}
+
+#[test]
+fn note_brute_uses_heavy_slash_on_taunting_targets() {
+    let party = || vec![unit("A", 0, 120), hp(unit("B", 0, 90), 40)];
+    let mut taunting = party();
+    taunting[0] = with(unit("A", 0, 120), Status::Taunting, 3);
+    taunting.push(enemy(&BRUTE, "brute"));
+    let mut f = fight(taunting);
+    run(&mut f, 1);
+    assert_eq!(aims(&f, "brute"), Some(("heavy_slash", vec!["A"])));
+    let mut plain = party();
+    plain.push(enemy(&BRUTE, "brute"));
+    let mut f = fight(plain);
+    run(&mut f, 1);
+    assert_eq!(
+        aims(&f, "brute"),
+        Some(("strike", vec!["B"])),
+        "no taunt: Strike the weakest"
+    );
+}
+
+#[test]
+fn note_healer_ignores_taunt() {
+    let a = with(unit("A", 0, 120), Status::Taunting, 3);
+    let mut f = fight(vec![a, hp(unit("B", 0, 90), 40), enemy(&HEALER, "healer")]);
+    run(&mut f, 1);
+    assert_eq!(aims(&f, "healer"), Some(("smite", vec!["B"])));
+}
+
+#[test]
+fn note_shaman_always_targets_a_first() {
+    // A has the most HP, yet the Shaman's fixed targeting picks it; then the first valid
+    // target in order (B, the first not poisoned); with both poisoned, it bolts A.
+    let mut f = fight(vec![
+        unit("A", 0, 120),
+        hp(unit("B", 0, 90), 20),
+        enemy(&SHAMAN, "shaman"),
+    ]);
+    run(&mut f, 1);
+    assert_eq!(aims(&f, "shaman"), Some(("venom_dart", vec!["A"])));
+    run(&mut f, 2);
+    assert_eq!(aims(&f, "shaman"), Some(("venom_dart", vec!["B"])));
+    run(&mut f, 2);
+    assert_eq!(aims(&f, "shaman"), Some(("arc_bolt", vec!["A"])));
+}
+
+#[test]
+fn note_warlord_ground_slams_while_more_than_2_players_stand() {
+    let mut f = fight(vec![
+        unit("A", 0, 120),
+        unit("B", 0, 90),
+        unit("C", 0, 80),
+        enemy(&WARLORD, "warlord"),
+    ]);
+    run(&mut f, 1);
+    assert_eq!(
+        aims(&f, "warlord"),
+        Some(("ground_slam", vec!["A", "B", "C"]))
+    );
+    let mut c = unit("C", 0, 80);
+    c.knock_out();
+    let mut f = fight(vec![
+        unit("A", 0, 120),
+        unit("B", 0, 90),
+        c,
+        enemy(&WARLORD, "warlord"),
+    ]);
+    run(&mut f, 1);
+    assert_eq!(aims(&f, "warlord"), Some(("heavy_slash", vec!["B"])));
+}
+
+#[test]
+fn note_shield_reapplication_resets_the_pool_to_30() {
+    for before in [20, 5] {
+        let mut a = unit("A", 0, 120);
+        a.shield = before;
+        let mut f = fight(vec![
+            a,
+            always(unit("B", 0, 90), "ward"),
+            unit("e1", 1, 100),
+        ]);
+        run(&mut f, 2);
+        assert_eq!(get(&f, "A").shield, 30, "from {before}: reset, no stacking");
+    }
+}
+
+#[test]
+fn note_stun_lands_after_same_tick_attacks() {
+    // e1's Strike and A's Concuss resolve in the same tick: the Strike still lands.
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "concuss"),
+        always(unit("e1", 1, 100), "strike"),
+    ]);
+    run(&mut f, 2);
+    assert_eq!(get(&f, "A").hp, 88, "the same-tick attack resolved");
+    assert!(get(&f, "e1").has(Status::Stunned));
+    run(&mut f, 1);
+    assert_eq!(get(&f, "e1").why, vec!["stunned: cannot choose".to_owned()]);
+    // A stun that lands while a longer action is in progress cancels it.
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "concuss"),
+        always(unit("e1", 1, 100), "heavy_slash"),
+    ]);
+    let log = run(&mut f, 4);
+    assert_eq!(get(&f, "A").hp, 100, "the Heavy Slash never landed");
+    assert!(
+        log.iter().any(|l| l.contains("Heavy Slash is cancelled")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn note_interrupt_cannot_cancel_same_tick_resolution() {
+    // Disrupt needs an acting target: it is queued at tick 2, when e1's Strike resolves.
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "disrupt"),
+        always(unit("e1", 1, 100), "strike"),
+    ]);
+    run(&mut f, 2);
+    assert_eq!(
+        get(&f, "A").hp,
+        88,
+        "the Strike resolved in the Disrupt's tick"
+    );
+    // Queued before the target's action resolves, it cancels it.
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "disrupt"),
+        always(unit("e1", 1, 100), "heavy_slash"),
+    ]);
+    let log = run(&mut f, 3);
+    assert_eq!(get(&f, "A").hp, 100);
+    assert!(
+        log.iter().any(|l| l.contains("Heavy Slash is cancelled")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn note_poison_first_damage_one_tick_after_it_lands() {
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "venom_dart"),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 2);
+    assert!(get(&f, "e1").has(Status::Poisoned), "landed at tick 2");
+    assert_eq!(get(&f, "e1").hp, 100, "no damage in the tick it lands");
+    run(&mut f, 1);
+    assert_eq!(get(&f, "e1").hp, 95);
+    run(&mut f, 3);
+    assert_eq!(get(&f, "e1").hp, 80, "4 ticks of 5");
+    assert!(!get(&f, "e1").has(Status::Poisoned));
+}
+
+#[test]
+fn note_defending_halves_damage_before_shields() {
+    let mut a = with(unit("A", 0, 100), Status::Defending, 3);
+    a.shield = 5;
+    let mut f = fight(vec![a, always(unit("e1", 1, 100), "heavy_slash")]);
+    run(&mut f, 3);
+    // 25 halved to 12, the shield takes 5, health 7.
+    assert_eq!(get(&f, "A").hp, 93);
+    assert_eq!(get(&f, "A").shield, 0);
+}
+
+#[test]
+fn note_enraged_adds_15_after_the_defending_reduction() {
+    let a = with(unit("A", 0, 100), Status::Defending, 3);
+    let e1 = with(always(unit("e1", 1, 100), "strike"), Status::Enraged, 0);
+    let mut f = fight(vec![a, e1]);
+    run(&mut f, 2);
+    assert_eq!(get(&f, "A").hp, 100 - (12 / 2 + 15));
+    assert!(
+        !get(&f, "e1").has(Status::Enraged),
+        "used up by that attack"
+    );
+}
+
+#[test]
+fn note_taunt_lasts_4_ticks() {
+    let mut f = fight(vec![
+        program(unit("A", 0, 100), &[("taunt", &[Always], None)]),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 1);
+    assert!(get(&f, "A").has(Status::Taunting), "landed at tick 1");
+    run(&mut f, 3);
+    assert!(
+        get(&f, "A").has(Status::Taunting),
+        "still there after tick 4"
+    );
+    run(&mut f, 1);
+    assert!(
+        !get(&f, "A").has(Status::Taunting),
+        "gone after tick 5: ticks 2 to 5"
+    );
+}
+
+#[test]
+fn note_taunt_only_affects_new_selections() {
+    // e1 locks B at tick 1; A's taunt lands the same tick; the Strike still hits B, and e1's
+    // next choice is A.
+    let mut f = fight(vec![
+        program(unit("A", 0, 100), &[("taunt", &[Always], None)]),
+        hp(unit("B", 0, 100), 60),
+        always(unit("e1", 1, 100), "strike"),
+    ]);
+    run(&mut f, 2);
+    assert_eq!(get(&f, "B").hp, 48);
+    run(&mut f, 1);
+    assert_eq!(aims(&f, "e1"), Some(("strike", vec!["A"])));
+}
+
+#[test]
+fn note_execute_at_or_below_25_percent() {
+    for (hp_now, valid) in [(26, false), (25, true)] {
+        let mut f = fight(vec![
+            always(unit("A", 0, 100), "execute"),
+            hp(unit("e1", 1, 100), hp_now),
+        ]);
+        run(&mut f, 1);
+        assert_eq!(get(&f, "A").doing.is_some(), valid, "at {hp_now} HP");
+    }
+}
+
+#[test]
+fn note_heals_target_only_damaged_allies() {
+    let mut f = fight(vec![
+        unit("A", 0, 100),
+        always(unit("B", 0, 100), "mend"),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 1);
+    assert!(
+        get(&f, "B").doing.is_none(),
+        "nobody is hurt: no heal is wasted"
+    );
+    let mut f = fight(vec![
+        hp(unit("A", 0, 100), 99),
+        always(unit("B", 0, 100), "mend"),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 2);
+    assert_eq!(get(&f, "A").hp, 100);
+}
+
+#[test]
+fn note_revive_needs_a_knocked_out_ally() {
+    let mut f = fight(vec![
+        unit("A", 0, 100),
+        always(unit("B", 0, 100), "revive"),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 1);
+    assert!(
+        get(&f, "B").doing.is_none(),
+        "cannot pre-queue on a living ally"
+    );
+    let mut a = unit("A", 0, 100);
+    a.knock_out();
+    let mut f = fight(vec![
+        a,
+        always(unit("B", 0, 100), "revive"),
+        unit("e1", 1, 100),
+    ]);
+    run(&mut f, 4);
+    assert!(!get(&f, "A").down);
+    assert_eq!(get(&f, "A").hp, 30);
+}
+
+#[test]
+fn note_the_inspector_shows_why_each_rule_fired_or_not() {
+    let a = program(
+        unit("A", 0, 100),
+        &[
+            ("mend", &[Always], None),
+            ("arc_bolt", &[super::rules::Condition::EnemyHpBelow50], None),
+            ("strike", &[Always], None),
+        ],
+    );
+    let mut f = fight(vec![a, unit("e1", 1, 100)]);
+    run(&mut f, 1);
+    assert_eq!(
+        get(&f, "A").why,
+        vec![
+            "1: Mend skipped: no valid target",
+            "2: Arc Bolt skipped: enemy_hp_below_50 false",
+            "3: Strike fires on e1",
+        ]
+    );
+}
