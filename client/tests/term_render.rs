@@ -1,18 +1,22 @@
 //! Screens rendered to ratatui's `TestBackend` and compared with reviewed text snapshots in
 //! `tests/snapshots/` (run with `UPDATE_SNAPSHOTS=1` to rewrite them after a deliberate
 //! change, then review the diff). The views are fixed fixtures in the server's shape, so the
-//! screens are deterministic.
+//! screens are deterministic. Gambit's screens are in `term_render/gambit.rs`.
 
 use std::path::PathBuf;
 
 use battle_client::term::keys::Command;
 use battle_client::term::presence::notices;
+use battle_client::term::ui::gambit::GambitUi;
 use battle_client::term::ui::{draw, Screen};
 use battle_client::term::Link;
 use battle_client::{ServerMsg, ViewTracker};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::{json, Value};
+
+#[path = "term_render/gambit.rs"]
+mod gambit;
 
 const WIDTH: u16 = 100;
 const HEIGHT: u16 = 34;
@@ -142,6 +146,7 @@ struct Extras<'a> {
     show_help: bool,
     invite: &'a [String],
     log_scroll: usize,
+    gambit: Option<&'a GambitUi>,
 }
 
 /// Render the screen of `view` with `extras`.
@@ -154,6 +159,7 @@ fn render_with(view: Value, link: Link, extras: Extras) -> String {
     screen.show_help = extras.show_help;
     screen.invite = extras.invite;
     screen.log_scroll = extras.log_scroll;
+    screen.gambit = extras.gambit;
     terminal
         .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");

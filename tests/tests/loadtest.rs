@@ -131,6 +131,32 @@ async fn loadtest_plays_the_sample_the_server_lists_with_open_simultaneous_decis
     server.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gambit_runs_tick_at_their_pace_and_the_tick_lag_is_measured() {
+    let server = start_server_with(Config::for_tests()).await;
+    let mut config = LoadConfig::new(server.url());
+    config.ruleset = "gambit".into();
+    config.sample = "run".into();
+    config.options = serde_json::json!({"mode": "pve", "tick_ms": 20});
+    config.seats = vec![0];
+    config.spectators = 2;
+    config.concurrency = 4;
+    config.pace_ms = 20;
+    config.duration = Duration::from_millis(1500);
+    let report = run_with(config).await.expect("the load test runs");
+    assert_eq!(report.error_total, 0, "{report}");
+    assert_eq!(report.violation_total, 0, "{report}");
+    assert!(report.ticks > 0, "the fights ticked: {report}");
+    assert!(
+        report.tick_lag.count > 0,
+        "spectators measured each tick against its due time: {report}"
+    );
+    // Ticks come every 20 ms: at most 75 per battle in 1.5 s (plus what a planning phase
+    // takes away), so the pace was kept rather than run as fast as possible.
+    assert!(report.ticks <= 4 * 80, "{report}");
+    server.shutdown().await;
+}
+
 /// A `ws://` URL on a loopback port where nothing listens (bound a moment ago, then freed).
 fn dead_url() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");

@@ -45,6 +45,11 @@ pub struct LoadtestArgs {
     /// Battles started per second while ramping up to `--concurrency`.
     #[arg(long, default_value_t = 500.0)]
     pub ramp_per_sec: f64,
+    /// The battles' `pace_ms`: the delay before each engine step and bot move, in
+    /// milliseconds; 0 (the default) runs them as fast as the server goes. For rulesets
+    /// that move by themselves (gambit's ticks), set it to play them at their own pace.
+    #[arg(long, default_value_t = 0)]
+    pub pace_ms: u64,
     /// Think time before each action, in milliseconds (1000 ≈ one action per second per
     /// battle, as players alternate).
     #[arg(long, default_value_t = 0)]

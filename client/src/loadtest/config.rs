@@ -35,6 +35,8 @@ pub struct LoadConfig {
     pub duration: Duration,
     /// Battles started per second while ramping up.
     pub ramp_per_sec: f64,
+    /// The battles' `pace_ms` (engine steps and bot moves).
+    pub pace_ms: u64,
     /// Pause before each action.
     pub think: Duration,
     /// Longest wait for a message before a connection counts as stalled.
@@ -73,6 +75,7 @@ impl LoadConfig {
             battles: None,
             duration: Duration::from_secs(10),
             ramp_per_sec: 500.0,
+            pace_ms: 0,
             think: Duration::ZERO,
             stall_timeout: Duration::from_secs(10),
             source_addrs: 1,
@@ -112,6 +115,7 @@ impl LoadConfig {
             battles: args.battles,
             duration: args.duration,
             ramp_per_sec: args.ramp_per_sec,
+            pace_ms: args.pace_ms,
             think: Duration::from_millis(args.think_ms),
             stall_timeout: Duration::from_millis(args.stall_ms + args.think_ms),
             source_addrs: args.source_addrs,

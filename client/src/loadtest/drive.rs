@@ -37,6 +37,10 @@ pub(super) struct Record {
     acts: Vec<(usize, Instant)>,
     /// Action latencies, in microseconds.
     pub(super) latencies: Vec<u64>,
+    /// Tick lags seen by a spectator, in microseconds (see [`Series::TickLag`]).
+    ///
+    /// [`Series::TickLag`]: super::stats::Series::TickLag
+    pub(super) tick_lags: Vec<u64>,
 }
 
 /// Follow one battle on one connection; a player also acts, choosing among `legal` at random.
@@ -56,7 +60,12 @@ pub(super) async fn drive(
         receipts: Vec::new(),
         acts: Vec::new(),
         latencies: Vec::new(),
+        tick_lags: Vec::new(),
     };
+    // The last engine tick seen and when; with a battle pace, ticks are due one tick
+    // interval after the previous one.
+    let paced = shared.config.pace_ms > 0;
+    let mut last_tick: Option<(u64, Instant)> = None;
     let mut view = View::default();
     // A violation happened and the `resync` answer is awaited.
     let mut resyncing = false;
@@ -175,6 +184,22 @@ pub(super) async fn drive(
             Ok(false) => {}
             Ok(true) => {
                 resyncing &= !snapshot;
+                if let Some((tick, tick_ms)) = view.tick() {
+                    let moved = last_tick.is_none_or(|(last, _)| last != tick);
+                    if moved {
+                        if let Some((last, last_at)) = last_tick.filter(|_| paced) {
+                            let due = last_at + std::time::Duration::from_millis(tick_ms);
+                            if tick == last + 1 && tick_ms > 0 && !player {
+                                rec.tick_lags
+                                    .push(micros(at.saturating_duration_since(due)));
+                            }
+                        }
+                        if tick > 0 && last_tick.is_some() && player && view.seat() == Some(0) {
+                            Stats::add(&stats.ticks, 1);
+                        }
+                        last_tick = Some((tick, at));
+                    }
+                }
                 match ordinal {
                     None if view.status() != Some("waiting") => ordinal = Some(0),
                     None => {}

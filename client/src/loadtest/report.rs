@@ -19,6 +19,9 @@ pub struct ServerUsage {
     pub cpu_secs: f64,
     /// Server CPU seconds per 1,000 accepted actions in the measured window.
     pub cpu_secs_per_1000_actions: Option<f64>,
+    /// Server CPU seconds per 1,000 engine ticks in the measured window (rulesets that
+    /// tick by themselves; `null` when none ticked).
+    pub cpu_secs_per_1000_ticks: Option<f64>,
     /// Share of one core the server used during the measured window (1.0 = one full core).
     pub cpu_cores: f64,
     /// RSS before the first connection, in KiB.
@@ -100,6 +103,14 @@ pub struct Report {
     pub spectator_lag: LatencySummary,
     /// `act` sent → a spectator received the change it caused.
     pub act_to_spectator: LatencySummary,
+    /// Rulesets that tick by themselves, with a battle pace (`--pace-ms`): how late each
+    /// tick's patch reached a spectator, measured from when it was due (the previous tick's
+    /// arrival plus the tick interval). Empty otherwise.
+    pub tick_lag: LatencySummary,
+    /// Engine ticks seen over the run (one connection per battle).
+    pub ticks: u64,
+    /// Engine ticks per second in the measured window.
+    pub ticks_per_sec: f64,
     /// Completed battles whose connections counted different numbers of changes (a resync
     /// happened): no lag samples were taken from them.
     pub lag_unaligned_battles: u64,

@@ -22,6 +22,7 @@ const GRACE: Duration = Duration::from_secs(5);
 struct Mark {
     at: Instant,
     actions: u64,
+    ticks: u64,
     frames_in: u64,
     bytes_in: u64,
     frames_out: u64,
@@ -34,6 +35,7 @@ impl Mark {
         Mark {
             at: Instant::now(),
             actions: Stats::get(&stats.actions),
+            ticks: Stats::get(&stats.ticks),
             frames_in: Stats::get(&stats.frames_in),
             bytes_in: Stats::get(&stats.bytes_in),
             frames_out: Stats::get(&stats.frames_out),
@@ -132,6 +134,7 @@ pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
     let window_start = window_start.unwrap_or(Mark {
         at: start,
         actions: 0,
+        ticks: 0,
         frames_in: 0,
         bytes_in: 0,
         frames_out: 0,
@@ -168,6 +171,7 @@ fn build_report(
         .max(1e-9);
     let rate = |a: u64, b: u64| b.saturating_sub(a) as f64 / window;
     let actions = to.actions.saturating_sub(from.actions);
+    let ticks = to.ticks.saturating_sub(from.ticks);
     let server = match (config.server_pid, server_start, from.server, to.server) {
         (Some(pid), Some(start), Some(a), Some(b)) => {
             let cpu = (b.cpu_secs - a.cpu_secs).max(0.0);
@@ -176,6 +180,7 @@ fn build_report(
                 pid,
                 cpu_secs: cpu,
                 cpu_secs_per_1000_actions: (actions > 0).then(|| cpu * 1000.0 / actions as f64),
+                cpu_secs_per_1000_ticks: (ticks > 0).then(|| cpu * 1000.0 / ticks as f64),
                 cpu_cores: cpu / window,
                 rss_start_kib: start.rss_kib,
                 rss_end_kib: b.rss_kib,
@@ -225,6 +230,9 @@ fn build_report(
         latency: stats.summary(Series::Action),
         spectator_lag: stats.summary(Series::SpectatorLag),
         act_to_spectator: stats.summary(Series::ActToSpectator),
+        tick_lag: stats.summary(Series::TickLag),
+        ticks: Stats::get(&stats.ticks),
+        ticks_per_sec: rate(from.ticks, to.ticks),
         lag_unaligned_battles: Stats::get(&stats.lag_unaligned),
         error_total: stats.error_total(),
         errors,

@@ -334,7 +334,7 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                 options: Some(config.options.clone()),
                 bots: Vec::new(),
                 private: true,
-                pace_ms: Some(0),
+                pace_ms: Some(config.pace_ms),
                 req,
             })
             .await;
@@ -438,6 +438,8 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], battle_id: &str, seed:
     let mut samples = Samples::default();
     for record in &mut records {
         samples.action.append(&mut record.latencies);
+        // Each tick's lag stands on its own: battles cut off by the deadline count too.
+        samples.tick_lag.append(&mut record.tick_lags);
     }
     if ending == End::Finished {
         lags(&records, &mut samples, stats);

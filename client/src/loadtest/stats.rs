@@ -25,6 +25,9 @@ pub enum Series {
     SpectatorLag,
     /// A player's `act` sent → a spectator received the change it caused.
     ActToSpectator,
+    /// For rulesets that tick by themselves: how late each tick's patch reached a spectator,
+    /// the previous tick's arrival plus the tick interval being when it was due.
+    TickLag,
 }
 
 /// Latency samples of one battle, in microseconds, before they reach the shared histograms.
@@ -36,6 +39,8 @@ pub struct Samples {
     pub spectator_lag: Vec<u64>,
     /// [`Series::ActToSpectator`] samples.
     pub act_to_spectator: Vec<u64>,
+    /// [`Series::TickLag`] samples.
+    pub tick_lag: Vec<u64>,
 }
 
 /// Everything the load test counts, shared by all battle tasks.
@@ -54,6 +59,8 @@ pub struct Stats {
     pub battles: Tally,
     /// Battles whose connections saw different numbers of changes (no lag samples taken).
     pub lag_unaligned: AtomicU64,
+    /// Engine ticks seen (by seat 0's connection of each battle).
+    pub ticks: AtomicU64,
     /// Connections open now.
     pub connections: AtomicU64,
     /// Connections opened so far (the WebSocket handshake succeeded).
@@ -63,6 +70,7 @@ pub struct Stats {
     action: Mutex<Histogram<u64>>,
     spectator_lag: Mutex<Histogram<u64>>,
     act_to_spectator: Mutex<Histogram<u64>>,
+    tick_lag: Mutex<Histogram<u64>>,
 }
 
 fn histogram() -> Histogram<u64> {
@@ -94,6 +102,7 @@ impl Stats {
             bytes_out: AtomicU64::new(0),
             battles: Tally::default(),
             lag_unaligned: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             connections_opened: AtomicU64::new(0),
             errors: Mutex::new(BTreeMap::new()),
@@ -101,6 +110,7 @@ impl Stats {
             action: Mutex::new(histogram()),
             spectator_lag: Mutex::new(histogram()),
             act_to_spectator: Mutex::new(histogram()),
+            tick_lag: Mutex::new(histogram()),
         }
     }
 
@@ -141,6 +151,7 @@ impl Stats {
             (Series::Action, &mut samples.action),
             (Series::SpectatorLag, &mut samples.spectator_lag),
             (Series::ActToSpectator, &mut samples.act_to_spectator),
+            (Series::TickLag, &mut samples.tick_lag),
         ] {
             if values.is_empty() {
                 continue;
@@ -157,6 +168,7 @@ impl Stats {
             Series::Action => &self.action,
             Series::SpectatorLag => &self.spectator_lag,
             Series::ActToSpectator => &self.act_to_spectator,
+            Series::TickLag => &self.tick_lag,
         }
     }
 

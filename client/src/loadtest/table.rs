@@ -102,6 +102,14 @@ impl fmt::Display for Report {
         latency_row(o, "action", &self.latency)?;
         latency_row(o, "spectator lag", &self.spectator_lag)?;
         latency_row(o, "act→spectator", &self.act_to_spectator)?;
+        if self.tick_lag.count > 0 {
+            latency_row(o, "tick lag", &self.tick_lag)?;
+            writeln!(
+                o,
+                "    ticks {} ({:.0}/s); tick lag: a tick's patch at a spectator after it was due",
+                self.ticks, self.ticks_per_sec
+            )?;
+        }
         if self.lag_unaligned_battles > 0 {
             writeln!(
                 o,

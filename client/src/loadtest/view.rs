@@ -90,6 +90,18 @@ impl View {
         self.field("status").and_then(Node::as_str)
     }
 
+    /// The engine tick count and tick interval in milliseconds (`game.tick`,
+    /// `game.tick_ms`), for rulesets whose battles tick by themselves.
+    pub fn tick(&self) -> Option<(u64, u64)> {
+        let game = self.field("game")?;
+        Some((game.get("tick")?.as_u64()?, game.get("tick_ms")?.as_u64()?))
+    }
+
+    /// The viewer's seat (`None` for a spectator).
+    pub fn seat(&self) -> Option<u64> {
+        self.field("seat").and_then(Node::as_u64)
+    }
+
     /// Whether the view's own seat is awaited.
     pub fn my_turn(&self) -> bool {
         let Some(seat) = self.field("seat").and_then(Node::as_u64) else {

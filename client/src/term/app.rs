@@ -3,6 +3,9 @@
 //!
 //! Status messages (a refusal, a notice that the opponent left) fade after [`STATUS_TTL`]:
 //! the screen itself shows what stays true (whose turn, who is away, the connection).
+//!
+//! In a gambit battle the keys go through [`gambit_command_for_key`] and the panel's
+//! selection and rule editor, a [`GambitUi`] kept here between frames.
 
 use std::io;
 use std::time::Duration;
@@ -15,9 +18,10 @@ use tokio::time::Instant;
 
 use super::choice::resolve;
 use super::feed::Event;
-use super::keys::{command_for_key, Command};
+use super::keys::{command_for_key, gambit_command_for_key, Command};
 use super::presence::notices;
 use super::session::AnySession;
+use super::ui::gambit::{Effect, GambitUi};
 use super::ui::{draw, Screen};
 
 /// How long a status message stays on screen.
@@ -85,6 +89,7 @@ async fn ui_loop(
     let mut status = Status::default();
     let mut show_help = false;
     let mut log_scroll = 0usize;
+    let mut gambit = GambitUi::default();
     let mut last_view: Option<Value> = session.feed().tracker().view().cloned();
     loop {
         terminal.draw(|frame| {
@@ -94,12 +99,14 @@ async fn ui_loop(
             screen.show_help = show_help;
             screen.invite = invite;
             screen.log_scroll = log_scroll;
+            screen.gambit = Some(&gambit);
             draw(frame, &screen)
         })?;
         let expiry = status.until;
         tokio::select! {
             event = session.feed_mut().next_event() => {
                 let tracker = session.feed().tracker();
+                gambit.sync(tracker);
                 let told = notices(last_view.as_ref(), tracker);
                 last_view = tracker.view().cloned();
                 if !told.is_empty() {
@@ -114,7 +121,17 @@ async fn ui_loop(
             input = keys.recv() => {
                 let Some(input) = input else { return Ok(()) };
                 let Input::Key(key) = input else { continue };
-                match command_for_key(key) {
+                let in_gambit = session
+                    .feed()
+                    .tracker()
+                    .view()
+                    .is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
+                let command = if in_gambit {
+                    gambit_command_for_key(key)
+                } else {
+                    command_for_key(key)
+                };
+                match command {
                     None => {}
                     Some(Command::Quit) => return Ok(()),
                     Some(Command::Help) => show_help = !show_help,
@@ -126,6 +143,12 @@ async fn ui_loop(
                             status.set("reconnecting now".to_owned());
                         } else {
                             status.set("already connected (or reconnecting)".to_owned());
+                        }
+                    }
+                    Some(command) if in_gambit => {
+                        show_help = false;
+                        if let Some(words) = gambit_act(session, &mut gambit, command).await {
+                            status.set(words);
                         }
                     }
                     Some(command) => {
@@ -170,5 +193,28 @@ async fn act(session: &mut AnySession, command: Command) -> Option<String> {
             Ok(_) => Some(String::new()),
             Err(e) => Some(format!("not sent: {e}")),
         },
+    }
+}
+
+/// Carry out a gambit command: move the selection, edit, or send the action it stands for;
+/// `Some(words)` for the status line.
+async fn gambit_act(
+    session: &mut AnySession,
+    ui: &mut GambitUi,
+    command: Command,
+) -> Option<String> {
+    match ui.command(session.feed().tracker(), command) {
+        Err(why) => Some(format!("not sent: {why}")),
+        Ok(Effect::Nothing) => None,
+        Ok(Effect::Note(words)) => Some(words),
+        Ok(Effect::Send(action)) => {
+            let AnySession::Player(player) = session else {
+                return Some("you are watching: spectators cannot act".to_owned());
+            };
+            match player.act(action).await {
+                Ok(_) => Some(String::new()),
+                Err(e) => Some(format!("not sent: {e}")),
+            }
+        }
     }
 }

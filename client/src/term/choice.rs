@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::keys::Command;
+use super::ui::gambit::phase_action;
 use crate::{fill, ViewTracker};
 
 /// The n-th (1-based) legal entry.
@@ -14,8 +15,10 @@ fn entry(legal: &[Value], n: usize) -> Result<&Value, String> {
         .ok_or_else(|| format!("there is no legal action {n}: {} are legal", legal.len()))
 }
 
-/// The action to send for `command`, or why it cannot be sent now. Only `Play`, `Fill` and
-/// `EndTurn` produce actions; other commands are refused (the front end handles them).
+/// The action to send for `command`, or why it cannot be sent now. Only `Play`, `Fill`,
+/// `EndTurn` and the phase commands (`PauseResume`, `Start`, `Skip`: the legal entry of
+/// that kind) produce actions; other commands are refused (the front end handles them;
+/// gambit's selection and editor are [`GambitUi`](super::ui::gambit::GambitUi)).
 ///
 /// For synergy, `Play(n)` is the n-th card of the seat's hand; for other rulesets it is the
 /// n-th entry of `legal`, and an open entry needs its values (`Fill`). A seat may act
@@ -46,6 +49,22 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         _ => {}
     }
     let legal = tracker.legal_actions();
+    let phase_kinds: &[&str] = match command {
+        Command::PauseResume => &["pause", "resume"],
+        Command::Start => &["start"],
+        Command::Skip => &["skip"],
+        _ => &[],
+    };
+    if !phase_kinds.is_empty() {
+        if view["ruleset"] == "gambit" {
+            return phase_action(tracker, phase_kinds);
+        }
+        return legal
+            .iter()
+            .find(|a| phase_kinds.iter().any(|k| a["kind"] == *k))
+            .cloned()
+            .ok_or_else(|| format!("there is no {} action now", phase_kinds.join(" or ")));
+    }
     if legal.is_empty() {
         return Err(if tracker.my_turn() {
             "you have nothing to do now".to_owned()
@@ -98,12 +117,29 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
             let words: Vec<&str> = values.iter().map(String::as_str).collect();
             fill::fill_from_text(entry(legal, n)?, &words)
         }
+        Command::Nav(_)
+        | Command::Confirm
+        | Command::Cancel
+        | Command::ClearRule
+        | Command::MoveRule(_)
+            if view["ruleset"] != "gambit" =>
+        {
+            Err("that key edits gambit rules; it does nothing here".to_owned())
+        }
         Command::Help
         | Command::Quit
         | Command::Retry
         | Command::ScrollBack(_)
         | Command::ScrollForward(_)
-        | Command::ScrollEnd => Err("that command sends nothing".to_owned()),
+        | Command::ScrollEnd
+        | Command::PauseResume
+        | Command::Start
+        | Command::Skip
+        | Command::Nav(_)
+        | Command::Confirm
+        | Command::Cancel
+        | Command::ClearRule
+        | Command::MoveRule(_) => Err("that command sends nothing".to_owned()),
     }
 }
 

@@ -24,6 +24,40 @@ pub enum Command {
     Retry,
     /// Leave the client (a seat stays ours for `rejoin`).
     Quit,
+    /// Gambit: pause the running fight, or resume the paused one (whichever is legal).
+    PauseResume,
+    /// Gambit: start the fight (PvP: say you are ready).
+    Start,
+    /// Gambit: take none of the offered skills.
+    Skip,
+    /// Gambit: move the selection (character, rule slot, or the editor's field and value).
+    Nav(Nav),
+    /// Gambit: open the rule editor on the selected slot, send the rule being edited, or
+    /// take the chosen offered skill for the selected character.
+    Confirm,
+    /// Gambit: close the rule editor (or forget the chosen offered skill) without sending.
+    Cancel,
+    /// Gambit: clear the selected rule slot.
+    ClearRule,
+    /// Gambit: move the selected rule one slot up (`true`) or down (`false`).
+    MoveRule(bool),
+}
+
+/// A selection move in gambit's panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nav {
+    /// ↑: the slot (or editor field) above.
+    Up,
+    /// ↓: the slot (or editor field) below.
+    Down,
+    /// ←: the previous character (in the editor: the previous value).
+    Left,
+    /// →: the next character (in the editor: the next value).
+    Right,
+    /// Tab: the next character (in the editor: the next field).
+    Next,
+    /// Shift-Tab: the previous character (in the editor: the previous field).
+    Previous,
 }
 
 /// The key hints every screen shows.
@@ -64,12 +98,40 @@ pub fn command_for_key(key: KeyEvent) -> Option<Command> {
         KeyCode::End => Some(Command::ScrollEnd),
         KeyCode::Char('r') | KeyCode::Char('R') => Some(Command::Retry),
         KeyCode::Char('q') | KeyCode::Char('Q') | KeyCode::Esc => Some(Command::Quit),
+        KeyCode::Char('p') | KeyCode::Char('P') => Some(Command::PauseResume),
+        KeyCode::Char('s') | KeyCode::Char('S') => Some(Command::Start),
+        KeyCode::Char('x') | KeyCode::Char('X') | KeyCode::Delete => Some(Command::ClearRule),
+        KeyCode::Char('[') | KeyCode::Char('u') => Some(Command::MoveRule(true)),
+        KeyCode::Char(']') | KeyCode::Char('d') => Some(Command::MoveRule(false)),
+        KeyCode::Tab => Some(Command::Nav(Nav::Next)),
+        KeyCode::BackTab => Some(Command::Nav(Nav::Previous)),
+        KeyCode::Enter => Some(Command::Confirm),
         _ => None,
     }
 }
 
+/// The command a key press asks for in a gambit battle: the arrows move the selection
+/// instead of scrolling the log (PgUp/PgDn/Home/End still scroll it), Esc closes the rule
+/// editor instead of quitting (`q` quits), `k` skips the offered skills; every other key
+/// means what [`command_for_key`] says.
+pub fn gambit_command_for_key(key: KeyEvent) -> Option<Command> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    match key.code {
+        KeyCode::Up => Some(Command::Nav(Nav::Up)),
+        KeyCode::Down => Some(Command::Nav(Nav::Down)),
+        KeyCode::Left => Some(Command::Nav(Nav::Left)),
+        KeyCode::Right => Some(Command::Nav(Nav::Right)),
+        KeyCode::Esc => Some(Command::Cancel),
+        KeyCode::Char('k') | KeyCode::Char('K') => Some(Command::Skip),
+        KeyCode::Char('j') | KeyCode::Char('J') => None,
+        _ => command_for_key(key),
+    }
+}
+
 /// Parse a plain-mode line: `play N` (or just `N`), `play N VALUES...`, `end`, `help`,
-/// `quit`.
+/// `quit`; for gambit also `pause`/`resume`, `start`/`ready` and `skip`.
 pub fn parse_line(line: &str) -> Result<Command, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let number = |w: &str| -> Result<usize, String> {
@@ -89,6 +151,9 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
         ["help" | "?" | "h"] => Ok(Command::Help),
         ["retry" | "reconnect"] => Ok(Command::Retry),
         ["quit" | "q" | "exit"] => Ok(Command::Quit),
+        ["pause" | "resume"] => Ok(Command::PauseResume),
+        ["start" | "ready"] => Ok(Command::Start),
+        ["skip"] => Ok(Command::Skip),
         [] => Err("empty command; type help".to_owned()),
         _ => Err(format!("unknown command \"{}\"; type help", line.trim())),
     }
@@ -128,6 +193,38 @@ mod tests {
             command_for_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(Command::Quit)
         );
+        assert_eq!(command_for_key(k('p')), Some(Command::PauseResume));
+        assert_eq!(command_for_key(k('[')), Some(Command::MoveRule(true)));
+        assert_eq!(
+            command_for_key(code(KeyCode::Enter)),
+            Some(Command::Confirm)
+        );
+    }
+
+    #[test]
+    fn gambit_keys_repurpose_arrows_esc_and_k() {
+        let code = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        let k = |c| code(KeyCode::Char(c));
+        assert_eq!(
+            gambit_command_for_key(code(KeyCode::Up)),
+            Some(Command::Nav(Nav::Up))
+        );
+        assert_eq!(
+            gambit_command_for_key(code(KeyCode::Esc)),
+            Some(Command::Cancel)
+        );
+        assert_eq!(gambit_command_for_key(k('k')), Some(Command::Skip));
+        assert_eq!(gambit_command_for_key(k('j')), None);
+        assert_eq!(gambit_command_for_key(k('q')), Some(Command::Quit));
+        assert_eq!(gambit_command_for_key(k('2')), Some(Command::Play(2)));
+        assert_eq!(
+            gambit_command_for_key(code(KeyCode::PageUp)),
+            Some(Command::ScrollBack(PAGE))
+        );
+        assert_eq!(
+            gambit_command_for_key(code(KeyCode::BackTab)),
+            Some(Command::Nav(Nav::Previous))
+        );
     }
 
     #[test]
@@ -136,6 +233,9 @@ mod tests {
         assert_eq!(parse_line(" 4 "), Ok(Command::Play(4)));
         assert_eq!(parse_line("end"), Ok(Command::EndTurn));
         assert_eq!(parse_line("quit"), Ok(Command::Quit));
+        assert_eq!(parse_line("pause"), Ok(Command::PauseResume));
+        assert_eq!(parse_line("ready"), Ok(Command::Start));
+        assert_eq!(parse_line("skip"), Ok(Command::Skip));
         assert_eq!(
             parse_line("play 1 5,9"),
             Ok(Command::Fill(1, vec!["5,9".to_owned()]))

@@ -27,7 +27,13 @@ pub fn verdict(tracker: &ViewTracker) -> Option<Verdict> {
         .as_array()
         .map(|w| w.iter().filter_map(Value::as_u64).collect())
         .unwrap_or_default();
+    // With one seat the player plays against the game itself: nobody winning is a loss.
+    let solo = tracker.view()?["seats"]
+        .as_array()
+        .is_some_and(|seats| seats.len() == 1);
     Some(match tracker.seat() {
+        Some(_) if winners.is_empty() && solo => Verdict::Lost,
+        None if winners.is_empty() && solo => Verdict::Decided,
         _ if winners.is_empty() => Verdict::Draw,
         Some(seat) if winners.contains(&(seat as u64)) => Verdict::Won,
         Some(_) => Verdict::Lost,
@@ -51,8 +57,10 @@ pub fn headline(tracker: &ViewTracker) -> Option<String> {
     let winners = winners.join(" and ");
     Some(match verdict {
         Verdict::Won => "You won.".to_owned(),
+        Verdict::Lost if winners.is_empty() => "You lost.".to_owned(),
         Verdict::Lost => format!("You lost: {winners} won."),
         Verdict::Draw => "A draw: nobody won.".to_owned(),
+        Verdict::Decided if winners.is_empty() => "The player lost.".to_owned(),
         Verdict::Decided => format!("{winners} won."),
     })
 }
@@ -146,6 +154,21 @@ mod tests {
         assert_eq!(
             headline(&finished(json!(0), json!([]))).as_deref(),
             Some("A draw: nobody won.")
+        );
+        let mut solo = finished(json!(0), json!([]));
+        let mut view = solo.view().expect("a view").clone();
+        view["seats"] = json!(["connected"]);
+        solo.apply(&ServerMsg::Snapshot {
+            battle_id: "b".into(),
+            seq: 2,
+            view,
+            req: None,
+        })
+        .expect("a snapshot applies");
+        assert_eq!(
+            headline(&solo).as_deref(),
+            Some("You lost."),
+            "alone against the game, nobody winning is a loss"
         );
         let lines = result_lines(&finished(json!(1), json!([0])));
         assert_eq!(

@@ -3,7 +3,7 @@
 //! line with what the battle asks and what may be typed, or `you may:` when the seat may act
 //! without being awaited), and commands are read one per line (`play 2`, `play 1 5,9` for an
 //! action with values to choose, `end`, `help`, `quit`). For scripts, and for terminals
-//! without full-screen support.
+//! without full-screen support. Gambit's lines are [`gambit::plain`](super::ui::gambit::plain).
 
 use std::io::{self, BufRead, Write};
 
@@ -17,6 +17,7 @@ use super::outcome::result_lines;
 use super::presence::{free_seats, notices};
 use super::reconnect::Link;
 use super::session::AnySession;
+use super::ui::gambit;
 use crate::{fill, ViewTracker};
 
 /// How a plain-mode run ended.
@@ -35,6 +36,9 @@ pub enum Ending {
 pub struct PlainReporter {
     last: Option<Value>,
     prompted_seq: Option<u64>,
+    /// Gambit: what the last prompt was made of, so a running fight does not repeat it at
+    /// every tick.
+    prompted_key: Option<Value>,
 }
 
 impl PlainReporter {
@@ -81,6 +85,8 @@ impl PlainReporter {
             }
         } else if view["ruleset"] == "synergy" {
             synergy_changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
+        } else if gambit::is_gambit(view) {
+            gambit::plain::changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
         } else {
             generic_changes(before.filter(|b| !b["game"].is_null()), view, &mut out);
         }
@@ -88,11 +94,12 @@ impl PlainReporter {
             out.push(format!("status: {}", text(&view["status"])));
         }
         if tracker.outcome().is_some() && before.is_none_or(|b| b["outcome"].is_null()) {
-            out.extend(
+            let lines = if gambit::is_gambit(view) {
+                gambit::result_lines(tracker)
+            } else {
                 result_lines(tracker)
-                    .into_iter()
-                    .map(|l| format!("result: {l}")),
-            );
+            };
+            out.extend(lines.into_iter().map(|l| format!("result: {l}")));
         }
         self.last = Some(view.clone());
         out
@@ -109,12 +116,21 @@ impl PlainReporter {
             return None;
         }
         self.prompted_seq = tracker.seq();
+        if tracker.view().is_some_and(gambit::is_gambit) {
+            let key = gambit::plain::prompt_key(tracker);
+            if self.prompted_key.as_ref() == Some(&key) {
+                return None;
+            }
+            self.prompted_key = Some(key);
+            return gambit::plain::prompt_line(tracker);
+        }
         prompt_line(tracker)
     }
 
     /// Make the next [`PlainReporter::prompt`] repeat itself (after a refused move).
     pub fn reprompt(&mut self) {
         self.prompted_seq = None;
+        self.prompted_key = None;
     }
 }
 
@@ -328,6 +344,9 @@ pub async fn run(
                     Ok(Command::Help) => {
                         reporter.reprompt();
                         emit(out, HELP_LINES.iter().map(|l| format!("help: {l}")))?;
+                        if session.feed().tracker().view().is_some_and(gambit::is_gambit) {
+                            emit(out, gambit::PLAIN_HELP.iter().map(|l| format!("help: {l}")))?;
+                        }
                     }
                     Ok(command) => {
                         let line = act(session, command).await;

@@ -40,7 +40,12 @@ pub fn free_seats(view: &Value) -> Vec<usize> {
 
 /// What people call a seat: the name the game gives its side, else "seat N".
 pub fn seat_name(view: &Value, seat: usize) -> String {
-    match view["game"]["sides"][seat]["name"].as_str() {
+    let game = &view["game"];
+    // Synergy names its sides; gambit its teams (in PvP, one per seat).
+    match game["sides"][seat]["name"]
+        .as_str()
+        .or_else(|| game["teams"][seat]["name"].as_str())
+    {
         Some(name) => name.to_owned(),
         None => format!("seat {seat}"),
     }

@@ -1,9 +1,11 @@
 //! Drawing a battle screen with ratatui: the frame around every ruleset (header with the
 //! connection indicator, status line, key hints, help box) and the panel for the ruleset's
-//! own view, [`synergy`] for synergy and [`generic`] for every other ruleset.
+//! own view, [`synergy`] for synergy, [`gambit`] for gambit and [`generic`] for every other
+//! ruleset.
 //!
 //! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`.
 
+pub mod gambit;
 pub mod generic;
 pub mod synergy;
 
@@ -32,6 +34,9 @@ pub struct Screen<'a> {
     pub invite: &'a [String],
     /// How many log lines the person has scrolled back from the newest.
     pub log_scroll: usize,
+    /// Gambit: the selection and rule editor (`None`: nothing selected beyond the first
+    /// character, editor closed).
+    pub gambit: Option<&'a gambit::GambitUi>,
 }
 
 impl Screen<'_> {
@@ -44,6 +49,7 @@ impl Screen<'_> {
             show_help: false,
             invite: &[],
             log_scroll: 0,
+            gambit: None,
         }
     }
 
@@ -69,6 +75,7 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         None => frame.render_widget(Paragraph::new("waiting for the battle's view..."), body),
         Some(v) if v["game"].is_null() => draw_waiting(frame, body, v, screen),
         Some(v) if v["ruleset"] == "synergy" => synergy::draw(frame, body, screen),
+        Some(v) if v["ruleset"] == "gambit" => gambit::draw(frame, body, screen),
         Some(_) => generic::draw(frame, body, screen),
     }
     frame.render_widget(
@@ -78,7 +85,11 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         ])),
         status,
     );
-    let hints = if let Link::Failed(_) = screen.link {
+    let in_gambit = view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
+    let gambit_hints = in_gambit.then(|| gambit::key_hints(screen));
+    let hints = if let Some(hints) = &gambit_hints {
+        hints.as_str()
+    } else if let Link::Failed(_) = screen.link {
         "not connected · r reconnect · ↑↓ log · ? help · q quit"
     } else if screen.tracker.is_over() {
         "battle over · ↑↓ log · ? help · q quit"
@@ -168,8 +179,13 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
 }
 
 /// The help box: the keys, then how the game itself works (for synergy: the sigils,
-/// synergies, scoring and every card in the hand with what it does).
+/// synergies, scoring and every card in the hand with what it does; gambit has keys of its
+/// own and how rules, ticks and targeting work).
 fn draw_help(frame: &mut Frame, area: Rect, screen: &Screen) {
+    let view = screen.tracker.view();
+    if view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null()) {
+        return draw_help_box(frame, area, gambit::help_lines(screen.tracker));
+    }
     let mut text: Vec<String> = HELP_LINES.iter().map(|l| (*l).to_owned()).collect();
     if screen
         .tracker
@@ -179,6 +195,11 @@ fn draw_help(frame: &mut Frame, area: Rect, screen: &Screen) {
         text.push(String::new());
         text.extend(synergy::rules_help(screen.tracker));
     }
+    draw_help_box(frame, area, text);
+}
+
+/// The help box with `text`, centred.
+fn draw_help_box(frame: &mut Frame, area: Rect, text: Vec<String>) {
     let widest = text.iter().map(|l| l.chars().count()).max().unwrap_or(40);
     let width = (widest as u16 + 4).min(area.width);
     let [area] = Layout::horizontal([Constraint::Length(width)])
