@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use super::frame::{Frame, Ops};
 use super::slot::{client_error_key, micros, Peer, Recv, Shared};
 use super::stats::{Samples, Stats};
+use super::ticks::{Tick, TickClock};
 use super::view::View;
 use crate::fill;
 
@@ -62,10 +63,9 @@ pub(super) async fn drive(
         latencies: Vec::new(),
         tick_lags: Vec::new(),
     };
-    // The last engine tick seen and when; with a battle pace, ticks are due one tick
-    // interval after the previous one.
+    // With a battle pace, ticks keep a cadence whose lateness is measured.
     let paced = shared.config.pace_ms > 0;
-    let mut last_tick: Option<(u64, Instant)> = None;
+    let mut ticks = TickClock::default();
     let mut view = View::default();
     // A violation happened and the `resync` answer is awaited.
     let mut resyncing = false;
@@ -185,19 +185,13 @@ pub(super) async fn drive(
             Ok(true) => {
                 resyncing &= !snapshot;
                 if let Some((tick, tick_ms)) = view.tick() {
-                    let moved = last_tick.is_none_or(|(last, _)| last != tick);
-                    if moved {
-                        if let Some((last, last_at)) = last_tick.filter(|_| paced) {
-                            let due = last_at + std::time::Duration::from_millis(tick_ms);
-                            if tick == last + 1 && tick_ms > 0 && !player {
-                                rec.tick_lags
-                                    .push(micros(at.saturating_duration_since(due)));
-                            }
+                    if let Tick::New(lag) = ticks.observe(tick, tick_ms, at) {
+                        if let Some(lag) = lag.filter(|_| paced && !player) {
+                            rec.tick_lags.push(lag);
                         }
-                        if tick > 0 && last_tick.is_some() && player && view.seat() == Some(0) {
+                        if tick > 0 && player && view.seat() == Some(0) {
                             Stats::add(&stats.ticks, 1);
                         }
-                        last_tick = Some((tick, at));
                     }
                 }
                 match ordinal {

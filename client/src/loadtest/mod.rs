@@ -38,6 +38,7 @@ mod table;
 mod tally;
 mod target;
 mod threshold;
+mod ticks;
 mod view;
 mod wire;
 

@@ -104,8 +104,8 @@ pub struct Report {
     /// `act` sent → a spectator received the change it caused.
     pub act_to_spectator: LatencySummary,
     /// Rulesets that tick by themselves, with a battle pace (`--pace-ms`): how late each
-    /// tick's patch reached a spectator, measured from when it was due (the previous tick's
-    /// arrival plus the tick interval). Empty otherwise.
+    /// tick's patch reached a spectator after it was due, the fight's cadence anchored on
+    /// its earliest arrival (see `ticks.rs`). Empty otherwise.
     pub tick_lag: LatencySummary,
     /// Engine ticks seen over the run (one connection per battle).
     pub ticks: u64,

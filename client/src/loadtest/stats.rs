@@ -25,8 +25,8 @@ pub enum Series {
     SpectatorLag,
     /// A player's `act` sent → a spectator received the change it caused.
     ActToSpectator,
-    /// For rulesets that tick by themselves: how late each tick's patch reached a spectator,
-    /// the previous tick's arrival plus the tick interval being when it was due.
+    /// For rulesets that tick by themselves: how late each tick's patch reached a spectator
+    /// after it was due (the fight's cadence anchored on its earliest arrival).
     TickLag,
 }
 

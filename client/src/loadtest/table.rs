@@ -106,7 +106,7 @@ impl fmt::Display for Report {
             latency_row(o, "tick lag", &self.tick_lag)?;
             writeln!(
                 o,
-                "    ticks {} ({:.0}/s); tick lag: a tick's patch at a spectator after it was due",
+                "    ticks {} ({:.0}/s); tick lag: a tick's patch at a spectator after it was due (the fight's cadence anchored on its earliest tick)",
                 self.ticks, self.ticks_per_sec
             )?;
         }

@@ -62,6 +62,9 @@ pub struct BattleActor {
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
     step_at: Option<Instant>,
+    /// When the engine step just taken was due: the next one is due one tick after it (not
+    /// one tick after it was processed), so a battle that ticks keeps its cadence.
+    cadence: Option<Instant>,
     /// Each person's decision deadline (none without a turn limit).
     clocks: Clocks,
     /// When the battle goes away (finished, or nobody connected).
@@ -97,6 +100,7 @@ pub fn prepare(
         clocks: Clocks::new(seat_count, lobby.config().turn_limit),
         lobby,
         step_at: None,
+        cadence: None,
         game: setup.game,
         summary: BattleSummary {
             battle_id: String::new(),
@@ -345,13 +349,19 @@ impl BattleActor {
             return;
         }
         let now = Instant::now();
+        // Only an engine step leaves a cadence; any other change starts the count afresh.
+        let cadence = self.cadence.take();
         if let Some(ms) = self.game.next_tick() {
             let delay = if self.pace.is_zero() {
                 Duration::ZERO
             } else {
                 Duration::from_millis(ms)
             };
-            self.step_at = Some(now + delay);
+            // One tick after the previous step was due; never in the past (a server that
+            // fell behind does not make up for it with a burst).
+            let floor = now.checked_sub(delay).unwrap_or(now);
+            let due = cadence.map_or(now, |previous| previous.max(floor)) + delay;
+            self.step_at = Some(due.max(now));
         } else if self
             .game
             .to_act()
@@ -413,7 +423,7 @@ impl BattleActor {
 
     /// One engine step or one bot move.
     fn step(&mut self) {
-        self.step_at = None;
+        let due = self.step_at.take();
         if self.status != BattleStatus::Playing {
             return;
         }
@@ -422,6 +432,7 @@ impl BattleActor {
             match self.game.advance() {
                 Ok(()) => {
                     self.log.inputs.push(Input::Advance);
+                    self.cadence = due;
                     self.after_change(None, before);
                 }
                 Err(err) => tracing::error!(battle = %self.id, %err, "engine step refused"),

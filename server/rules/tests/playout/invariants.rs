@@ -22,7 +22,60 @@ pub fn check(
     match id {
         "synergy" => synergy_invariants(ctx, step, views, checked, game),
         "blind" => blind_invariants(ctx, step, views, checked),
+        "gambit" => gambit_invariants(ctx, step, views, checked),
         _ => {}
+    }
+}
+
+/// Gambit: in PvP planning each party's program is seen by its own seat alone (not by the
+/// opponent, not by spectators) and no edit is logged; otherwise every viewer sees the same
+/// view. HP within 0 and max (0 for the knocked out), shields within the pool, three slots,
+/// actions counting down within their skill's ticks.
+fn gambit_invariants(ctx: &str, step: usize, views: &[Value], new_lines_from: usize) {
+    let ctx = format!("{ctx} step {step}");
+    let spectator = views.last().expect("a spectator view");
+    let hidden = spectator["mode"] == "pvp" && spectator["phase"] == "planning";
+    for (viewer, view) in views.iter().enumerate() {
+        let seat = (viewer + 1 < views.len()).then_some(viewer);
+        for (team, side) in view["teams"].as_array().expect("teams").iter().enumerate() {
+            for unit in side["units"].as_array().expect("units") {
+                let sees = !hidden || seat == Some(team);
+                assert_eq!(
+                    unit.get("rules").is_some(),
+                    sees,
+                    "{ctx}: viewer {viewer}, team {team}'s rules (hidden: {hidden})"
+                );
+                if let Some(rules) = unit.get("rules") {
+                    assert_eq!(rules.as_array().map(Vec::len), Some(3), "{ctx}: {unit}");
+                }
+                let (hp, max) = (num(unit, "hp"), num(unit, "max_hp"));
+                assert!(hp <= max, "{ctx}: {unit}");
+                if unit["down"] == true {
+                    assert_eq!(hp, 0, "{ctx}: knocked out with HP: {unit}");
+                    assert!(unit["doing"].is_null(), "{ctx}: knocked out but acting");
+                }
+                assert!(num(unit, "shield") <= 30, "{ctx}: {unit}");
+                if let Some(doing) = unit["doing"].as_object() {
+                    let (left, ticks) = (doing["ticks_left"].as_u64(), doing["ticks"].as_u64());
+                    assert!(left < ticks, "{ctx}: {unit}");
+                }
+            }
+        }
+        if !hidden {
+            assert_eq!(view, spectator, "{ctx}: viewer {viewer} sees another view");
+        }
+    }
+    if spectator["mode"] == "pvp" {
+        let log = spectator["log"].as_array().expect("log");
+        for line in log[new_lines_from.min(log.len())..]
+            .iter()
+            .filter_map(Value::as_str)
+        {
+            assert!(
+                !line.contains("'s rule"),
+                "{ctx}: a PvP edit was logged: {line}"
+            );
+        }
     }
 }
 
