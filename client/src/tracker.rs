@@ -84,6 +84,15 @@ impl ViewTracker {
         }
     }
 
+    /// A tracker holding `view` of `battle_id` at `seq`, as if its snapshot had just been
+    /// applied (screens drawn from a saved or made-up view, tests).
+    pub fn with_view(battle_id: impl Into<String>, seq: u64, view: Value) -> ViewTracker {
+        ViewTracker {
+            battle_id: battle_id.into(),
+            state: Some((seq, view)),
+        }
+    }
+
     /// Feed one server message. Snapshots of this battle replace the view, patches of this
     /// battle advance it, everything else is [`Applied::Ignored`].
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<Applied, TrackError> {

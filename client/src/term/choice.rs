@@ -146,7 +146,6 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::ServerMsg;
     use serde_json::json;
 
     fn tracker(seat: Value, to_act: Value, legal: Value, energy: u64) -> ViewTracker {
@@ -162,15 +161,7 @@ mod tests {
 
     /// A tracker holding `view` of battle `b`.
     fn tracked(view: Value) -> ViewTracker {
-        let mut t = ViewTracker::new("b");
-        t.apply(&ServerMsg::Snapshot {
-            battle_id: "b".into(),
-            seq: 1,
-            view,
-            req: None,
-        })
-        .expect("a snapshot of the tracked battle applies");
-        t
+        ViewTracker::with_view("b", 1, view)
     }
 
     #[test]

@@ -112,7 +112,6 @@ pub fn result_lines(tracker: &ViewTracker) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::ServerMsg;
     use serde_json::json;
 
     fn finished(seat: Value, winners: Value) -> ViewTracker {
@@ -126,15 +125,7 @@ mod tests {
                     {"score": 144, "win_bonus": 0, "hp_bonus": 0, "total": 0,
                      "zeroed_by": "knocked out"}]}}
         });
-        let mut t = ViewTracker::new("b");
-        t.apply(&ServerMsg::Snapshot {
-            battle_id: "b".into(),
-            seq: 1,
-            view,
-            req: None,
-        })
-        .expect("a snapshot of the tracked battle applies");
-        t
+        ViewTracker::with_view("b", 1, view)
     }
 
     #[test]
@@ -155,16 +146,12 @@ mod tests {
             headline(&finished(json!(0), json!([]))).as_deref(),
             Some("A draw: nobody won.")
         );
-        let mut solo = finished(json!(0), json!([]));
-        let mut view = solo.view().expect("a view").clone();
+        let mut view = finished(json!(0), json!([]))
+            .view()
+            .expect("a view")
+            .clone();
         view["seats"] = json!(["connected"]);
-        solo.apply(&ServerMsg::Snapshot {
-            battle_id: "b".into(),
-            seq: 2,
-            view,
-            req: None,
-        })
-        .expect("a snapshot applies");
+        let solo = ViewTracker::with_view("b", 2, view);
         assert_eq!(
             headline(&solo).as_deref(),
             Some("You lost."),

@@ -89,7 +89,6 @@ pub fn notices(before: Option<&Value>, now: &ViewTracker) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::ServerMsg;
     use serde_json::json;
 
     fn view(status: &str, seat1: Value) -> Value {
@@ -99,15 +98,7 @@ mod tests {
     }
 
     fn tracker(view: Value) -> ViewTracker {
-        let mut t = ViewTracker::new("b");
-        t.apply(&ServerMsg::Snapshot {
-            battle_id: "b".into(),
-            seq: 1,
-            view,
-            req: None,
-        })
-        .expect("a snapshot of the tracked battle applies");
-        t
+        ViewTracker::with_view("b", 1, view)
     }
 
     #[test]

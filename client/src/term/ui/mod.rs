@@ -107,6 +107,46 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     }
 }
 
+/// "← your move" when this client may act for its seat now, or why its seat's turn cannot be
+/// played from here (disconnected, or the seat taken over from another connection).
+pub fn move_marker(screen: &Screen) -> Option<Span<'static>> {
+    if screen.my_move() {
+        Some(Span::styled("  ← your move", Style::new().fg(Color::Green)))
+    } else if screen.tracker.my_turn() {
+        Some(Span::styled(
+            "  (not connected: press r to take your seat back)",
+            Style::new().fg(Color::Yellow),
+        ))
+    } else {
+        None
+    }
+}
+
+/// The "battle over" box: `lines`, the first (the verdict) bold in `color`, then how to
+/// leave.
+pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color: Color) {
+    let mut text: Vec<Line> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                Line::styled(line, Style::new().fg(color).add_modifier(Modifier::BOLD))
+            } else {
+                Line::raw(line)
+            }
+        })
+        .collect();
+    text.push(Line::raw(
+        "Press q to leave; the result stays on your terminal.",
+    ));
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" battle over ")),
+        area,
+    );
+}
+
 /// The battle has not started: who is missing, and the commands that bring them.
 fn draw_waiting(frame: &mut Frame, area: Rect, view: &serde_json::Value, screen: &Screen) {
     let free = super::presence::free_seats(view);

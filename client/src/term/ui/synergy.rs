@@ -9,12 +9,12 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::{log_title, log_window, Screen};
-use crate::term::outcome::{headline, score_lines, verdict, Verdict};
+use super::{draw_result_box, log_title, log_window, move_marker, Screen};
+use crate::term::outcome::{result_lines, verdict, Verdict};
 use crate::term::presence::{presence, Presence};
 use crate::ViewTracker;
 
@@ -117,15 +117,7 @@ fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
         )),
         Span::styled(whose, Style::new().add_modifier(Modifier::BOLD)),
     ];
-    if screen.my_move() {
-        spans.push(Span::styled("  ← your move", Style::new().fg(Color::Green)));
-    } else if tracker.my_turn() {
-        // Our turn by the view, but this client cannot act (disconnected or replaced).
-        spans.push(Span::styled(
-            "  (not connected: press r to take your seat back)",
-            Style::new().fg(Color::Yellow),
-        ));
-    }
+    spans.extend(move_marker(screen));
     Line::from(spans)
 }
 
@@ -234,31 +226,16 @@ fn draw_hand(frame: &mut Frame, area: Rect, side: &Value) {
 }
 
 fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
-    let Some(view) = tracker.view() else {
-        return;
-    };
     let color = match verdict(tracker) {
         Some(Verdict::Won) => Color::Green,
         Some(Verdict::Lost) => Color::Red,
         _ => Color::Yellow,
     };
-    let mut lines = vec![Line::styled(
-        headline(tracker).unwrap_or_else(|| "The battle is over.".to_owned()),
-        Style::new().fg(color).add_modifier(Modifier::BOLD),
-    )];
-    lines.extend(score_lines(view).into_iter().map(Line::raw));
-    if let Some(summary) = view["outcome"]["summary"].as_str() {
-        lines.push(Line::raw(summary.to_owned()));
+    let mut lines = result_lines(tracker);
+    if lines.is_empty() {
+        lines.push("The battle is over.".to_owned());
     }
-    lines.push(Line::raw(
-        "Press q to leave; the result stays on your terminal.",
-    ));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(" battle over ")),
-        area,
-    );
+    draw_result_box(frame, area, lines, color);
 }
 
 /// How synergy is played, for the help box: the turn, the sigils and their synergies, the

@@ -257,24 +257,5 @@ fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
         },
         _ => Color::Yellow,
     };
-    let mut lines: Vec<Line> = result_lines(tracker)
-        .into_iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 0 {
-                Line::styled(l, Style::new().fg(color).add_modifier(Modifier::BOLD))
-            } else {
-                Line::raw(l)
-            }
-        })
-        .collect();
-    lines.push(Line::raw(
-        "Press q to leave; the result stays on your terminal.",
-    ));
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(" battle over ")),
-        area,
-    );
+    super::super::draw_result_box(frame, area, result_lines(tracker), color);
 }

@@ -94,14 +94,7 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
         ),
         Span::raw(format!(" · {}", what_now(view, tracker.seat()))),
     ];
-    if screen.my_move() {
-        spans.push(Span::styled("  ← your move", Style::new().fg(Color::Green)));
-    } else if tracker.my_turn() {
-        spans.push(Span::styled(
-            "  (not connected: press r to take your seat back)",
-            Style::new().fg(Color::Yellow),
-        ));
-    }
+    spans.extend(super::move_marker(screen));
     Line::from(spans)
 }
 
