@@ -304,7 +304,9 @@ impl BattleActor {
         before: Option<(Viewers, ViewValue)>,
     ) {
         let watching = self.watching();
-        self.shown_seats = self.seats.infos();
+        if !self.seats.shown_as(&self.shown_seats) {
+            self.shown_seats = self.seats.infos();
+        }
         let (id, status, game) = (&self.id, self.status, &*self.game);
         let view = if watching.is_empty() {
             ViewValue::Null
@@ -336,7 +338,7 @@ impl BattleActor {
     /// When someone took a seat, left it or came back since the views were last published,
     /// publish the change: the other players see their opponent arrive, go and return.
     pub(super) fn sync_presence(&mut self) {
-        if self.seats.infos() != self.shown_seats {
+        if !self.seats.shown_as(&self.shown_seats) {
             let before = self.views_now();
             self.publish(None, before);
         }

@@ -19,6 +19,17 @@ struct Slot {
     setup: Option<Value>,
 }
 
+impl Slot {
+    fn info(&self, seat: Seat) -> SeatInfo {
+        SeatInfo {
+            seat,
+            taken: self.bot || self.token.is_some(),
+            bot: self.bot,
+            connected: self.bot || self.conn.is_some(),
+        }
+    }
+}
+
 /// Every seat of a battle.
 #[derive(Debug)]
 pub struct Seats {
@@ -158,13 +169,20 @@ impl Seats {
         self.slots
             .iter()
             .enumerate()
-            .map(|(seat, slot)| SeatInfo {
-                seat,
-                taken: slot.bot || slot.token.is_some(),
-                bot: slot.bot,
-                connected: slot.bot || slot.conn.is_some(),
-            })
+            .map(|(seat, slot)| slot.info(seat))
             .collect()
+    }
+
+    /// Whether `infos` still describes the seats (without building them again: the actor
+    /// asks after every command).
+    pub fn shown_as(&self, infos: &[SeatInfo]) -> bool {
+        infos.len() == self.slots.len()
+            && self
+                .slots
+                .iter()
+                .zip(infos)
+                .enumerate()
+                .all(|(seat, (slot, info))| slot.info(seat) == *info)
     }
 }
 
