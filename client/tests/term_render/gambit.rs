@@ -468,3 +468,18 @@ fn won_and_lost_runs_are_told() {
     assert!(!lost.contains("draw"), "{lost}");
     assert_snapshot("gambit_lost", &lost);
 }
+
+#[test]
+fn a_busy_unit_shows_its_forecast() {
+    let mut view = fighting();
+    view["game"]["teams"][0]["units"][0]["why"] = json!(["busy: Strike"]);
+    view["game"]["teams"][0]["units"][0]["next"] =
+        json!({"skill": "strike", "targets": ["grunt2"]});
+    let ui = selected(&view, &[]);
+    let shown = screen(view, &ui, false);
+    assert!(shown.contains("A Vanguard: rules and why"), "{shown}");
+    assert!(
+        shown.contains("next: Strike on grunt2 (as things stand)"),
+        "the forecast is shown:\n{shown}"
+    );
+}

@@ -310,3 +310,34 @@ fn note_the_inspector_shows_why_each_rule_fired_or_not() {
         ]
     );
 }
+
+#[test]
+fn note_the_forecast_predicts_the_next_action_after_the_current_one() {
+    use super::state::{Gambit, Phase};
+    let caster = program(
+        unit("C", 0, 80),
+        &[("execute", &[Always], None), ("arc_bolt", &[Always], None)],
+    );
+    let mut g = Gambit::new(&super::options::Options::default(), 1, &[]);
+    g.fight = fight(vec![caster, unit("e1", 1, 100)]);
+    g.phase = Phase::Fighting;
+    let next = |g: &Gambit| {
+        let view = crate::view::to_view(&g.view_all())
+            .expect("a view")
+            .to_value();
+        view["teams"][0]["units"][0]["next"].clone()
+    };
+    assert!(next(&g).is_null(), "idle: no forecast");
+    g.step();
+    // Busy with Arc Bolt; Execute has no target yet, so the next pick is Arc Bolt again.
+    assert_eq!(
+        next(&g),
+        serde_json::json!({"skill": "arc_bolt", "targets": ["e1"]})
+    );
+    // The enemy falls to 25%: the forecast changes to Execute.
+    g.fight.units[1].hp = 25;
+    assert_eq!(
+        next(&g),
+        serde_json::json!({"skill": "execute", "targets": ["e1"]})
+    );
+}

@@ -87,6 +87,9 @@ struct UnitView<'a> {
     max_hp: u32,
     #[serde(serialize_with = "literal")]
     name: &'static str,
+    /// The forecast (spec: working notes): what its program would choose now if its action
+    /// in progress were done; `null` while idle, or when nothing would fire.
+    next: Option<NextView>,
     /// Its program, slots 1 to 3 (`null`: empty); hidden from the opponent in PvP planning.
     rules: Only<Vec<Option<RuleView>>>,
     shield: u32,
@@ -109,6 +112,14 @@ struct DoingView {
     targets: Vec<&'static str>,
     ticks: u32,
     ticks_left: u32,
+}
+
+/// A forecast choice: the skill and the targets it would lock.
+#[derive(Serialize)]
+struct NextView {
+    #[serde(serialize_with = "literal")]
+    skill: &'static str,
+    targets: Vec<&'static str>,
 }
 
 /// A status with the status phases it still lasts (Enraged: until its next attack, 0).
@@ -183,6 +194,20 @@ impl Gambit {
         }
     }
 
+    /// What `u`'s program would choose if it were idle now (busy, standing units only).
+    fn forecast(&self, u: &Unit) -> Option<NextView> {
+        if u.doing.is_none() || u.down {
+            return None;
+        }
+        let units = &self.fight.units;
+        let me = units.iter().position(|x| std::ptr::eq(x, u))?;
+        let (chosen, _) = super::choose::evaluate(units, me);
+        chosen.map(|(skill, targets)| NextView {
+            skill: skill.id,
+            targets: targets.iter().map(|&t| units[t].id).collect(),
+        })
+    }
+
     /// One unit's view.
     fn unit_view<'a>(&'a self, u: &'a Unit) -> UnitView<'a> {
         let hidden = self.mode == GameMode::Pvp && self.phase == Phase::Planning;
@@ -220,6 +245,7 @@ impl Gambit {
             id: u.id,
             max_hp: u.max_hp,
             name: u.name,
+            next: self.forecast(u),
             rules: Only::new(viewers, rules),
             shield: u.shield,
             skills: u.skills.iter().map(|s| s.id).collect(),

@@ -101,6 +101,22 @@ fn draw_rules(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
             Span::raw(text(reason)),
         ]));
     }
+    if let Some(next) = unit["next"].as_object() {
+        // The forecast: what the program would choose once the action in progress is done.
+        let targets: Vec<String> = next["targets"]
+            .as_array()
+            .map(|t| t.iter().map(text).collect())
+            .unwrap_or_default();
+        let game = screen.tracker.game().unwrap_or(&serde_json::Value::Null);
+        lines.push(Line::from(vec![
+            Span::styled("next: ", Style::new().add_modifier(Modifier::DIM)),
+            Span::raw(format!(
+                "{} on {} (as things stand)",
+                super::words::skill_name(game, &next["skill"]),
+                targets.join(", ")
+            )),
+        ]));
+    }
     let title = format!(" {}: rules and why ", unit_label(unit));
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(title)),
