@@ -20,6 +20,7 @@ pub mod view;
 
 pub mod blind;
 pub mod gambit;
+pub mod heroes;
 pub mod synergy;
 
 pub use entry::{RulesetEntry, Sample};
