@@ -23,6 +23,7 @@ pub fn check(
         "synergy" => synergy_invariants(ctx, step, views, checked, game),
         "blind" => blind_invariants(ctx, step, views, checked),
         "gambit" => gambit_invariants(ctx, step, views, checked),
+        "heroes" => heroes_invariants(ctx, step, views),
         _ => {}
     }
 }
@@ -75,6 +76,31 @@ fn gambit_invariants(ctx: &str, step: usize, views: &[Value], new_lines_from: us
                 !line.contains("'s rule"),
                 "{ctx}: a PvP edit was logged: {line}"
             );
+        }
+    }
+}
+
+/// Heroes: a hand is seen by its own seat alone (its count by everyone), a deck only as a
+/// count; health never above max; mana never above max.
+fn heroes_invariants(ctx: &str, step: usize, views: &[Value]) {
+    let ctx = format!("{ctx} step {step}");
+    for (viewer, view) in views.iter().enumerate() {
+        let seat = (viewer + 1 < views.len()).then_some(viewer);
+        for (s, side) in view["sides"].as_array().expect("sides").iter().enumerate() {
+            assert_eq!(
+                side.get("hand").is_some(),
+                seat == Some(s),
+                "{ctx}: viewer {viewer}, hand {s}"
+            );
+            if let Some(hand) = side["hand"].as_array() {
+                assert_eq!(hand.len() as u64, num(side, "hand_count"), "{ctx}");
+            }
+            assert!(side.get("deck").is_none(), "{ctx}: a deck is a count");
+            assert!(
+                side["health"].as_i64() <= side["max_health"].as_i64(),
+                "{ctx}: {side}"
+            );
+            assert!(num(side, "mana") <= num(side, "max_mana"), "{ctx}: {side}");
         }
     }
 }

@@ -1,0 +1,143 @@
+//! What a player does, and what the battle asks of whom: choosing who goes first, the
+//! mulligan, the main phase (cards, hero power, Attack, a purchase, combat, passing), and in
+//! combat the defender's blocks, the attacker's damage order for each gang, and the
+//! defender's Defensive Ability. Each action is checked whole before anything changes.
+
+use battle_protocol::Seat;
+use serde::{Deserialize, Serialize};
+
+use super::error::HeroesError;
+use super::state::{Heroes, Phase, MULLIGAN_MAX};
+
+/// A block: this minion blocks that attacker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    /// The blocking minion (the defender's).
+    pub blocker: u32,
+    /// The attacking minion it blocks.
+    pub attacker: u32,
+}
+
+/// One decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// The die roll's winner: which seat goes first.
+    ChooseFirst {
+        /// The seat that goes first.
+        first: Seat,
+    },
+    /// Put these cards of the opening hand back (up to 3) and draw as many.
+    Mulligan {
+        /// Card instance ids.
+        cards: Vec<u32>,
+    },
+    /// Play a card from hand: `target` ("hero:0", "hero:1" or "minion:ID") for a card that
+    /// aims at one, `spend`: Spell Damage spent on a damage spell (Mage).
+    Play {
+        /// The card's instance id.
+        card: u32,
+        /// Its target, if it takes one.
+        target: Option<String>,
+        /// Spell Damage spent.
+        spend: u32,
+    },
+    /// Use the hero power.
+    HeroPower {},
+    /// The Attack ability: weapon damage to a target.
+    Attack {
+        /// "hero:N" or "minion:ID" (of the other side).
+        target: String,
+    },
+    /// Buy the item in this market slot (0 to 4).
+    Buy {
+        /// The slot.
+        slot: usize,
+    },
+    /// Declare attackers: these minions tap and attack the enemy hero.
+    Fight {
+        /// The attacking minions.
+        attackers: Vec<u32>,
+    },
+    /// The defender's blockers.
+    Block {
+        /// Each block.
+        blocks: Vec<Block>,
+    },
+    /// The attacker orders a gang of blockers (damage goes lethal-first along it).
+    Order {
+        /// The attacking minion.
+        attacker: u32,
+        /// Its blockers, first to receive damage first.
+        order: Vec<u32>,
+    },
+    /// The defender's Defensive Ability on one unblocked attacker, or none.
+    Defend {
+        /// The attacker whose hit it answers, or `null`.
+        source: Option<u32>,
+    },
+    /// Pass the turn.
+    EndTurn {},
+}
+
+impl Heroes {
+    /// Apply `action` by `seat`.
+    pub fn act(&mut self, seat: Seat, action: Action) -> Result<(), HeroesError> {
+        if self.phase == Phase::Over {
+            return Err(HeroesError::GameOver);
+        }
+        if seat > 1 || !self.awaited().contains(&seat) {
+            return Err(HeroesError::NotYourTurn(seat));
+        }
+        match action {
+            Action::ChooseFirst { first } => {
+                if !matches!(self.phase, Phase::Choosing(_)) || first > 1 {
+                    return Err(HeroesError::invalid(
+                        "choose seat 0 or 1 to go first, after the roll",
+                    ));
+                }
+                self.set_first(first);
+            }
+            Action::Mulligan { cards } => {
+                if self.phase != Phase::Mulligan {
+                    return Err(HeroesError::invalid("the mulligan is over"));
+                }
+                let hand = &self.sides[seat].hand;
+                let unique = cards
+                    .iter()
+                    .enumerate()
+                    .all(|(i, c)| !cards[..i].contains(c));
+                if cards.len() > MULLIGAN_MAX
+                    || !unique
+                    || !cards.iter().all(|c| hand.iter().any(|h| h.id == *c))
+                {
+                    return Err(HeroesError::invalid(format!(
+                        "put back up to {MULLIGAN_MAX} different cards of your hand"
+                    )));
+                }
+                self.mulligan(seat, &cards);
+            }
+            Action::Play {
+                card,
+                target,
+                spend,
+            } => self.play(seat, card, target.as_deref(), spend)?,
+            Action::HeroPower {} => self.hero_power(seat)?,
+            Action::Attack { target } => self.weapon_attack(seat, &target)?,
+            Action::Buy { slot } => self.buy(seat, slot)?,
+            Action::Fight { attackers } => self.fight(seat, attackers)?,
+            Action::Block { blocks } => self.block(seat, &blocks)?,
+            Action::Order { attacker, order } => self.order(attacker, order)?,
+            Action::Defend { source } => self.defend(source)?,
+            Action::EndTurn {} => {
+                if self.phase != Phase::Main {
+                    return Err(HeroesError::invalid("finish the combat first"));
+                }
+                self.end_turn();
+            }
+        }
+        self.check_end();
+        Ok(())
+    }
+}

@@ -1,0 +1,82 @@
+//! A whole game: bots on both seats play to the end; the setup (the roll, who goes first,
+//! the mulligan and the second player's extra card and mana); hidden hands.
+
+use serde_json::json;
+
+use super::Heroes;
+use crate::ruleset::Ruleset;
+use crate::typed::Typed;
+use crate::view::Viewer;
+
+fn game(seed: u64) -> Typed<Heroes> {
+    let mut g = Typed::<Heroes>::new(&json!({}), seed).expect("no options");
+    g.setup(0, Some(&json!({"class": "barbarian"})))
+        .expect("a class");
+    g.setup(1, Some(&json!({"class": "mage"})))
+        .expect("a class");
+    g
+}
+
+#[test]
+fn setup_roll_first_player_mulligan_and_the_second_players_compensation() {
+    let mut g = game(4);
+    let chooser = g.to_act();
+    assert_eq!(chooser.len(), 1, "the roll's winner chooses");
+    let winner = chooser[0];
+    g.apply(
+        winner,
+        &json!({"kind": "choose_first", "first": 1 - winner}),
+    )
+    .expect("the winner may let the other go first");
+    let state = g.game().expect("started");
+    let first = state.first;
+    assert_eq!(first, 1 - winner);
+    assert_eq!(state.sides[first].hand.len(), 4);
+    assert_eq!(
+        state.sides[1 - first].hand.len(),
+        5,
+        "the second player draws 1 more"
+    );
+    assert_eq!(state.sides[first].hero.max_mana, 1);
+    assert_eq!(state.sides[1 - first].hero.max_mana, 2);
+    assert_eq!(g.to_act(), vec![0, 1], "both mulligan at once");
+    let hand: Vec<u32> = g.game().expect("started").sides[0]
+        .hand
+        .iter()
+        .map(|h| h.id)
+        .take(4)
+        .collect();
+    assert!(
+        g.apply(0, &json!({"kind": "mulligan", "cards": hand}))
+            .is_err(),
+        "at most 3"
+    );
+    let back: Vec<u32> = hand.into_iter().take(2).collect();
+    g.apply(0, &json!({"kind": "mulligan", "cards": back}))
+        .expect("two back");
+    let spectator = g.view(Viewer::Spectator).to_value();
+    for side in spectator["sides"].as_array().expect("sides") {
+        assert!(side.get("hand").is_none(), "spectators see no hand");
+    }
+    let seat1 = g.view(Viewer::Seat(1)).to_value();
+    assert!(seat1["sides"][0].get("hand").is_none(), "nor the opponent");
+    assert!(seat1["sides"][1]["hand"].is_array());
+}
+
+#[test]
+fn bots_play_whole_games_to_the_end() {
+    for seed in 0..20 {
+        let mut g = game(seed);
+        let mut steps = 0;
+        while g.outcome().is_none() {
+            steps += 1;
+            assert!(steps < 20_000, "seed {seed}: the game does not end");
+            let seat = g.to_act()[0];
+            let action = g.ai_action(seat).expect("the bot has a move");
+            g.apply(seat, &action)
+                .unwrap_or_else(|e| panic!("seed {seed}: the bot's {action} refused: {e}"));
+        }
+        let state = g.game().expect("started");
+        assert!(state.round > 1, "seed {seed}: a real game");
+    }
+}
