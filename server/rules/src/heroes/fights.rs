@@ -10,6 +10,7 @@ use battle_protocol::Seat;
 
 use super::combat::{check_attackers, check_blocks, gangs, resolve};
 use super::error::HeroesError;
+use super::hero::Defense;
 use super::items::Effect as ItemEffect;
 use super::play::Block;
 use super::state::{Combat, Heroes, Phase};
@@ -161,6 +162,16 @@ impl Heroes {
         Ok(())
     }
 
+    /// `seat`'s Defensive Ability: the base one, or its upgrade's.
+    pub fn defense_of(&self, seat: Seat) -> Defense {
+        let slot = super::state::ability_index(super::cards::AbilitySlot::Defense);
+        match self.sides[seat].upgrades[slot].map(|c| c.id) {
+            Some("unbroken") => Defense::Unbroken,
+            Some("blink") => Defense::Blink,
+            _ => Defense::Base,
+        }
+    }
+
     /// The attackers no one blocks.
     pub(super) fn unblocked(&self, combat: &Combat) -> Vec<u32> {
         let blocked: Vec<u32> = combat.blocks.iter().flatten().map(|&(_, a)| a).collect();
@@ -203,11 +214,11 @@ impl Heroes {
         let blocks = combat.blocks.clone().unwrap_or_default();
         let outcome = resolve(&mut self.minions, &combat.attackers, &blocks, &combat.plans);
         let defender = 1 - self.active;
+        let defense = self.defense_of(defender);
         let mut taken = 0;
         for hit in &outcome.hits {
-            taken += self.sides[defender]
-                .hero
-                .take_hit(hit.damage, defend == Some(hit.source));
+            let defended = (defend == Some(hit.source)).then_some(defense);
+            taken += self.sides[defender].hero.take_hit(hit.damage, defended);
         }
         for (&seat, &gold) in &outcome.bounties {
             // Each kill also pays the killer's kill-gold items.

@@ -45,6 +45,17 @@ pub struct Hero {
     pub big_hit_reduced: bool,
 }
 
+/// Which Defensive Ability a hero has: the base one or an upgrade's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defense {
+    /// Gain 2 Armor and take half damage from that source, rounded up (spec).
+    Base,
+    /// Unbroken (Barbarian upgrade): gain 3 Armor and take half, rounded down.
+    Unbroken,
+    /// Blink (Mage upgrade): take no damage from that source.
+    Blink,
+}
+
 /// What the hero used this turn (each once per turn).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Used {
@@ -115,13 +126,14 @@ impl Hero {
         !self.used.defense && self.mana >= DEFENSE_MANA
     }
 
-    /// One hit of `damage` from a source; `defend`: the Defensive Ability is used on it
-    /// (checked with [`Hero::can_defend`]). Returns the health lost.
+    /// One hit of `damage` from a source; `defend`: the Defensive Ability (as upgraded) is
+    /// used on it (checked with [`Hero::can_defend`]). Returns the health lost.
     ///
     /// Order (decision): Immune stops it; Rage adds 1 per point (Barbarian: "+1 damage taken
-    /// per hit"); the Defensive Ability gives 2 Armor and halves the hit, rounded up; the
-    /// chest's first-big-hit reduction applies; armor absorbs what it can.
-    pub fn take_hit(&mut self, damage: u32, defend: bool) -> u32 {
+    /// per hit"); the Defensive Ability (base: 2 Armor and half the hit, rounded up; Unbroken:
+    /// 3 Armor and half, rounded down; Blink: none of the hit); the chest's first-big-hit
+    /// reduction; armor absorbs what it can.
+    pub fn take_hit(&mut self, damage: u32, defend: Option<Defense>) -> u32 {
         if self.immune {
             return 0;
         }
@@ -129,10 +141,19 @@ impl Hero {
         if self.rages() {
             damage += self.resource;
         }
-        if defend && self.can_defend() {
+        if let Some(defense) = defend.filter(|_| self.can_defend()) {
             self.used.defense = true;
-            self.armor += DEFENSE_ARMOR;
-            damage = damage.div_ceil(2);
+            match defense {
+                Defense::Base => {
+                    self.armor += DEFENSE_ARMOR;
+                    damage = damage.div_ceil(2);
+                }
+                Defense::Unbroken => {
+                    self.armor += DEFENSE_ARMOR + 1;
+                    damage /= 2;
+                }
+                Defense::Blink => damage = 0,
+            }
         }
         if !self.big_hit_reduced {
             for effect in self.effects() {

@@ -164,6 +164,18 @@ impl Heroes {
                 }
             }
         }
+        if let Some(ability) = self.relic_ability(seat) {
+            match self.relic_targets(seat, ability) {
+                None => legal.push(Legal::Act(Action::Relic { target: None })),
+                Some(targets) => {
+                    for t in targets {
+                        legal.push(Legal::Act(Action::Relic {
+                            target: Some(t.name()),
+                        }));
+                    }
+                }
+            }
+        }
         let ready = self.ready_attackers(seat);
         if !ready.is_empty() {
             let max = ready.len();

@@ -237,7 +237,7 @@ impl Heroes {
                 }
             }
             Target::Hero(s) => {
-                self.sides[s].hero.take_hit(amount, false);
+                self.sides[s].hero.take_hit(amount, None);
             }
         }
     }
@@ -440,7 +440,7 @@ impl Heroes {
                 let killed = m.damage >= m.health;
                 let back = m.attack;
                 if !(killed && no_recoil_on_kill) {
-                    self.sides[seat].hero.take_hit(back, false);
+                    self.sides[seat].hero.take_hit(back, None);
                 }
                 if killed && splash > 0 {
                     let others: Vec<u32> = self

@@ -19,6 +19,7 @@ pub mod main_phase;
 pub mod market;
 pub mod options;
 pub mod play;
+pub mod relics;
 pub mod state;
 pub mod view;
 

@@ -55,6 +55,11 @@ pub enum Action {
         /// The slot.
         slot: usize,
     },
+    /// Use the equipped relic's once-per-game ability (`target` for one that aims).
+    Relic {
+        /// "hero:N" or "minion:ID", for a relic that aims.
+        target: Option<String>,
+    },
     /// Declare attackers: these minions tap and attack the enemy hero.
     Fight {
         /// The attacking minions.
@@ -126,6 +131,7 @@ impl Heroes {
             Action::HeroPower {} => self.hero_power(seat)?,
             Action::Attack { target } => self.weapon_attack(seat, &target)?,
             Action::Buy { slot } => self.buy(seat, slot)?,
+            Action::Relic { target } => self.use_relic(seat, target.as_deref())?,
             Action::Fight { attackers } => self.fight(seat, attackers)?,
             Action::Block { blocks } => self.block(seat, &blocks)?,
             Action::Order { attacker, order } => self.order(attacker, order)?,

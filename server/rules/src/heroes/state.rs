@@ -52,6 +52,8 @@ pub struct Side {
     pub turns: u32,
     /// Mulligan done.
     pub mulliganed: bool,
+    /// The once-per-game active relic was used.
+    pub relic_used: bool,
 }
 
 /// The index of an ability slot in [`Side::upgrades`].
@@ -139,6 +141,7 @@ impl Heroes {
                 spells_this_turn: 0,
                 turns: 0,
                 mulliganed: false,
+                relic_used: false,
             }
         });
         let rolls = loop {

@@ -44,7 +44,7 @@ fn rage_adds_to_each_hit_taken() {
     let mut hero = Hero::new(&BARBARIAN, 1);
     hero.gain_resource(3);
     assert_eq!(
-        hero.take_hit(2, false),
+        hero.take_hit(2, None),
         5,
         "3 Rage: +3 from each incoming hit"
     );
@@ -55,12 +55,32 @@ fn defensive_ability_needs_3_mana_gives_2_armor_and_halves_rounded_up() {
     let mut hero = Hero::new(&MAGE, 3);
     assert!(hero.can_defend());
     // 7 halved rounded up is 4; the 2 new armor absorbs 2 of it.
-    assert_eq!(hero.take_hit(7, true), 2);
+    assert_eq!(hero.take_hit(7, Some(Defense::Base)), 2);
     assert_eq!(hero.armor, 0);
     assert!(!hero.can_defend(), "once per turn");
-    assert_eq!(hero.take_hit(7, true), 7, "a second use is not allowed");
+    assert_eq!(
+        hero.take_hit(7, Some(Defense::Base)),
+        7,
+        "a second use is not allowed"
+    );
+    let mut unbroken = Hero::new(&BARBARIAN, 3);
+    assert_eq!(
+        unbroken.take_hit(7, Some(Defense::Unbroken)),
+        0,
+        "3 Armor and 7/2 = 3"
+    );
+    let mut blink = Hero::new(&MAGE, 3);
+    assert_eq!(
+        blink.take_hit(9, Some(Defense::Blink)),
+        0,
+        "Blink takes none of it"
+    );
     let mut poor = Hero::new(&MAGE, 2);
-    assert_eq!(poor.take_hit(4, true), 4, "needs 3 mana available");
+    assert_eq!(
+        poor.take_hit(4, Some(Defense::Base)),
+        4,
+        "needs 3 mana available"
+    );
 }
 
 #[test]
@@ -71,14 +91,14 @@ fn equipment_replaces_and_the_big_hit_reduction_works_once_per_turn() {
     assert_eq!((hero.health, hero.max_health, hero.armor), (25, 25, 2));
     assert_eq!(hero.gold, 12);
     // 6 → reduced by 3 to 3 → armor 2 absorbs 2 → 1 to health.
-    assert_eq!(hero.take_hit(6, false), 1);
+    assert_eq!(hero.take_hit(6, None), 1);
     assert_eq!(
-        hero.take_hit(6, false),
+        hero.take_hit(6, None),
         6,
         "only the first big hit each turn"
     );
     hero.upkeep();
-    assert_eq!(hero.take_hit(4, false), 1, "again next turn");
+    assert_eq!(hero.take_hit(4, None), 1, "again next turn");
     hero.buy(find("padded_vest").expect("another chest"));
     assert_eq!(
         hero.equipment[1].map(|i| i.id),
@@ -93,7 +113,7 @@ fn level_up_once_for_good_barbarian_8_armor_mage_10_max_mana() {
     barbarian.armor = 8;
     barbarian.check_level_up();
     assert!(barbarian.levelled);
-    barbarian.take_hit(8, false);
+    barbarian.take_hit(8, None);
     assert_eq!(barbarian.armor, 0);
     assert!(
         barbarian.levelled,
@@ -115,7 +135,7 @@ fn spell_damage_holds_at_most_5_and_immune_stops_damage() {
     mage.gain_resource(4);
     assert_eq!(mage.resource, 5);
     mage.immune = true;
-    assert_eq!(mage.take_hit(9, false), 0);
+    assert_eq!(mage.take_hit(9, None), 0);
     mage.end_turn();
-    assert_eq!(mage.take_hit(1, false), 1);
+    assert_eq!(mage.take_hit(1, None), 1);
 }
