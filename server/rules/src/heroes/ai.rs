@@ -53,6 +53,15 @@ impl Heroes {
                     }
                 },
             },
+            Phase::Incoming => Action::Defend {
+                source: self
+                    .pending
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &hit)| hit >= 3)
+                    .max_by_key(|(_, &hit)| hit)
+                    .map(|(i, _)| i as u32),
+            },
             Phase::Over => return None,
         })
     }

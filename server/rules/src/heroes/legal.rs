@@ -79,6 +79,14 @@ impl Heroes {
                     }
                 },
             },
+            Phase::Incoming => {
+                for i in 0..self.pending.len() {
+                    legal.push(Legal::Act(Action::Defend {
+                        source: Some(i as u32),
+                    }));
+                }
+                legal.push(Legal::Act(Action::Defend { source: None }));
+            }
             Phase::Over => {}
         }
         legal

@@ -228,14 +228,16 @@ impl Heroes {
         }
     }
 
-    /// Deal `amount` to `target` from `seat`'s side.
-    fn damage(&mut self, target: Target, amount: u32) {
+    /// Deal `amount` to `target` (a hit on the defending hero waits in `pending`).
+    pub(super) fn damage(&mut self, target: Target, amount: u32) {
         match target {
             Target::Minion(id) => {
                 if let Some(m) = self.minions.iter_mut().find(|m| m.id == id) {
                     m.damage += amount;
                 }
             }
+            // The defending hero may answer with its Defensive Ability: the hit waits.
+            Target::Hero(s) if s != self.active => self.pending.push(amount),
             Target::Hero(s) => {
                 self.sides[s].hero.take_hit(amount, None);
             }

@@ -116,6 +116,10 @@ impl Game for Heroes {
                     "Use your Defensive Ability on one unblocked attacker, or not.",
                 ),
             },
+            Phase::Incoming => Prompt::new(
+                "defend",
+                "You are about to be hit: use your Defensive Ability on one hit, or not.",
+            ),
             Phase::Over => return None,
         })
     }

@@ -77,9 +77,10 @@ pub enum Action {
         /// Its blockers, first to receive damage first.
         order: Vec<u32>,
     },
-    /// The defender's Defensive Ability on one unblocked attacker, or none.
+    /// The defender's Defensive Ability on one hit, or none: in combat `source` is an
+    /// unblocked attacker's id; against a spell, Attack or relic it is the hit's index.
     Defend {
-        /// The attacker whose hit it answers, or `null`.
+        /// The attacker (or the incoming hit) it answers, or `null`.
         source: Option<u32>,
     },
     /// Pass the turn.
@@ -135,6 +136,9 @@ impl Heroes {
             Action::Fight { attackers } => self.fight(seat, attackers)?,
             Action::Block { blocks } => self.block(seat, &blocks)?,
             Action::Order { attacker, order } => self.order(attacker, order)?,
+            Action::Defend { source } if self.phase == Phase::Incoming => {
+                self.answer_incoming(source)?
+            }
             Action::Defend { source } => self.defend(source)?,
             Action::EndTurn {} => {
                 if self.phase != Phase::Main {
@@ -143,7 +147,42 @@ impl Heroes {
                 self.end_turn();
             }
         }
+        self.settle_pending();
         self.check_end();
+        Ok(())
+    }
+
+    /// After an action: hits on the defending hero wait for its answer when it can use its
+    /// Defensive Ability, and land at once when it cannot.
+    fn settle_pending(&mut self) {
+        if self.pending.is_empty() || self.phase == Phase::Incoming {
+            return;
+        }
+        let defender = 1 - self.active;
+        if self.phase == Phase::Main && self.sides[defender].hero.can_defend() {
+            self.phase = Phase::Incoming;
+            return;
+        }
+        for hit in std::mem::take(&mut self.pending) {
+            self.sides[defender].hero.take_hit(hit, None);
+        }
+    }
+
+    /// The defender answers the waiting hits: its Defensive Ability on hit `source` (an index
+    /// into them), or on none; then they all land.
+    fn answer_incoming(&mut self, source: Option<u32>) -> Result<(), HeroesError> {
+        if source.is_some_and(|i| i as usize >= self.pending.len()) {
+            return Err(HeroesError::invalid(
+                "answer one of the incoming hits, or none",
+            ));
+        }
+        let defender = 1 - self.active;
+        let defense = self.defense_of(defender);
+        for (i, hit) in std::mem::take(&mut self.pending).into_iter().enumerate() {
+            let defended = (source == Some(i as u32)).then_some(defense);
+            self.sides[defender].hero.take_hit(hit, defended);
+        }
+        self.phase = Phase::Main;
         Ok(())
     }
 }

@@ -104,9 +104,7 @@ impl Heroes {
             ItemEffect::ActiveBlast { mana, damage } => {
                 hero.mana -= mana;
                 match aimed {
-                    Some(Target::Hero(s)) => {
-                        self.sides[s].hero.take_hit(damage, None);
-                    }
+                    Some(Target::Hero(s)) => self.damage(Target::Hero(s), damage),
                     Some(Target::Minion(id)) => {
                         if let Some(m) = self.minions.iter_mut().find(|m| m.id == id) {
                             m.damage += damage;

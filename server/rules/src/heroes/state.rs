@@ -90,6 +90,9 @@ pub enum Phase {
     /// Attackers are declared: the defender blocks, then the attacker orders gangs, then
     /// the defender may use its Defensive Ability.
     Combat(Combat),
+    /// A spell, Attack or relic is about to hit the defending hero, who may answer one hit
+    /// with its Defensive Ability first (the hits wait in `Heroes::pending`).
+    Incoming,
     /// The game is over.
     Over,
 }
@@ -113,6 +116,8 @@ pub struct Heroes {
     /// The rolls of the die for first player.
     pub(super) rolls: [u32; 2],
     pub(super) finish: Option<(Vec<Seat>, String)>,
+    /// Hits on the defending hero waiting for its answer (phase `Incoming`).
+    pub(super) pending: Vec<u32>,
 }
 
 impl Heroes {
@@ -175,6 +180,7 @@ impl Heroes {
             )],
             rolls,
             finish: None,
+            pending: Vec::new(),
         }
     }
 
@@ -185,6 +191,7 @@ impl Heroes {
             Phase::Mulligan => (0..2).filter(|&s| !self.sides[s].mulliganed).collect(),
             Phase::Main => vec![self.active],
             Phase::Combat(combat) => vec![self.combat_decider(combat)],
+            Phase::Incoming => vec![1 - self.active],
             Phase::Over => Vec::new(),
         }
     }

@@ -80,3 +80,58 @@ fn bots_play_whole_games_to_the_end() {
         assert!(state.round > 1, "seed {seed}: a real game");
     }
 }
+
+#[test]
+fn defensive_ability_answers_a_spell_before_its_damage_applies() {
+    use super::cards::find;
+    use super::classes::{BARBARIAN, MAGE};
+    use super::play::Action;
+    use super::state::{Held, Phase};
+    let mut g = Heroes::new([&BARBARIAN, &MAGE], 2);
+    g.set_first(0);
+    g.mulligan(0, &[]);
+    g.mulligan(1, &[]);
+    assert_eq!(g.active, 0);
+    g.sides[0].hand.push(Held {
+        id: 900,
+        card: find("hurl_axe").expect("a card"),
+    });
+    g.sides[0].hero.mana = 5;
+    g.sides[1].hero.mana = 3;
+    g.act(
+        0,
+        Action::Play {
+            card: 900,
+            target: Some("hero:1".into()),
+            spend: 0,
+        },
+    )
+    .expect("3 damage at the enemy hero");
+    assert_eq!(g.phase, Phase::Incoming, "the defender may answer first");
+    assert_eq!(g.awaited(), vec![1]);
+    assert_eq!(g.sides[1].hero.health, 20, "nothing landed yet");
+    g.act(1, Action::Defend { source: Some(0) })
+        .expect("defend");
+    // 3 halved rounded up is 2, and the 2 new armor absorbs it.
+    assert_eq!((g.sides[1].hero.health, g.sides[1].hero.armor), (20, 0));
+    assert_eq!(g.phase, Phase::Main);
+    assert_eq!(g.awaited(), vec![0], "the turn goes on");
+    // Once used this turn (and here without 3 mana too) the next hit lands at once.
+    g.sides[0].hand.push(Held {
+        id: 901,
+        card: find("hurl_axe").expect("a card"),
+    });
+    g.sides[0].hero.mana = 5;
+    g.sides[1].hero.mana = 2;
+    g.act(
+        0,
+        Action::Play {
+            card: 901,
+            target: Some("hero:1".into()),
+            spend: 0,
+        },
+    )
+    .expect("3 more");
+    assert_eq!(g.phase, Phase::Main);
+    assert_eq!(g.sides[1].hero.health, 17);
+}

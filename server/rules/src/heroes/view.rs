@@ -25,7 +25,9 @@ pub struct HeroesView<'a> {
     market_tier: &'static str,
     /// Minions in play.
     minions: Vec<MinionView>,
-    /// `choosing`, `mulligan`, `main`, `combat`, `over`.
+    /// Hits waiting for the defending hero's answer (phase `incoming`).
+    pending: Vec<u32>,
+    /// `choosing`, `mulligan`, `main`, `combat`, `incoming`, `over`.
     #[serde(serialize_with = "literal")]
     phase: &'static str,
     result: Option<ResultView<'a>>,
@@ -198,11 +200,13 @@ impl Heroes {
                     tapped: m.tapped,
                 })
                 .collect(),
+            pending: self.pending.clone(),
             phase: match self.phase {
                 Phase::Choosing(_) => "choosing",
                 Phase::Mulligan => "mulligan",
                 Phase::Main => "main",
                 Phase::Combat(_) => "combat",
+                Phase::Incoming => "incoming",
                 Phase::Over => "over",
             },
             result: self
