@@ -157,6 +157,31 @@ async fn gambit_runs_tick_at_their_pace_and_the_tick_lag_is_measured() {
     server.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heroes_games_are_played_to_the_end_by_the_load_tool() {
+    let mut server_config = Config::for_tests();
+    server_config
+        .rulesets
+        .push(&battle_e2e::battle_server::rules::heroes::ENTRY);
+    let server = start_server_with(server_config).await;
+    let mut config = LoadConfig::new(server.url());
+    config.ruleset = "heroes".into();
+    config.sample = "duel".into();
+    config.options = serde_json::json!({});
+    config.seats = vec![0, 1];
+    config.concurrency = 3;
+    config.battles = Some(6);
+    config.duration = Duration::from_secs(60);
+    let report = run_with(config).await.expect("the load test runs");
+    assert_eq!(report.battles_completed, 6, "{report}");
+    assert_eq!(
+        report.error_total, 0,
+        "every random legal action is accepted: {report}"
+    );
+    assert_eq!(report.violation_total, 0, "{report}");
+    server.shutdown().await;
+}
+
 /// A `ws://` URL on a loopback port where nothing listens (bound a moment ago, then freed).
 fn dead_url() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");

@@ -9,7 +9,7 @@ use battle_protocol::Seat;
 
 use super::cards::Kind;
 use super::main_phase::{aims, Target};
-use super::play::{Action, Block};
+use super::play::Action;
 use super::state::{Heroes, Phase};
 
 impl Heroes {
@@ -31,9 +31,14 @@ impl Heroes {
             },
             Phase::Main => self.main_move(seat),
             Phase::Combat(combat) => match &combat.blocks {
-                None => Action::Block {
-                    blocks: self.safe_blocks(seat, &combat.attackers),
-                },
+                None => {
+                    let blockers = self.ready_blockers(seat);
+                    let attackers = self.safe_blocks(&blockers, &combat.attackers);
+                    Action::Block {
+                        blockers,
+                        attackers,
+                    }
+                }
                 Some(blocks) => match self.unordered(combat, blocks) {
                     Some(attacker) => Action::Order {
                         attacker,
@@ -140,27 +145,22 @@ impl Heroes {
         Action::EndTurn {}
     }
 
-    /// Blocks where the blocker survives the attacker, each blocker once.
-    fn safe_blocks(&self, seat: Seat, attackers: &[u32]) -> Vec<Block> {
-        let mut free = self.ready_blockers(seat);
-        let mut blocks = Vec::new();
-        for &attacker in attackers {
-            let Some(a) = self.minions.iter().find(|m| m.id == attacker) else {
-                continue;
-            };
-            let pick = free.iter().position(|id| {
-                self.minions
-                    .iter()
-                    .any(|m| m.id == *id && m.lethal() > a.attack)
-            });
-            if let Some(i) = pick {
-                blocks.push(Block {
-                    blocker: free.remove(i),
-                    attacker,
-                });
-            }
-        }
-        blocks
+    /// For each of `blockers`, the attacker it blocks: one it survives, each attacker by one
+    /// blocker at most.
+    fn safe_blocks(&self, blockers: &[u32], attackers: &[u32]) -> Vec<Option<u32>> {
+        let mut open: Vec<u32> = attackers.to_vec();
+        blockers
+            .iter()
+            .map(|id| {
+                let blocker = self.minions.iter().find(|m| m.id == *id)?;
+                let pick = open.iter().position(|a| {
+                    self.minions
+                        .iter()
+                        .any(|m| m.id == *a && blocker.lethal() > m.attack)
+                })?;
+                Some(open.remove(pick))
+            })
+            .collect()
     }
 }
 

@@ -12,7 +12,6 @@ use super::combat::{check_attackers, check_blocks, gangs, resolve};
 use super::error::HeroesError;
 use super::hero::Defense;
 use super::items::Effect as ItemEffect;
-use super::play::Block;
 use super::state::{Combat, Heroes, Phase};
 
 /// Damage amounts along `order`: lethal to each blocker in turn, what is left to the last.
@@ -88,25 +87,39 @@ impl Heroes {
         Ok(())
     }
 
-    pub(super) fn block(&mut self, seat: Seat, blocks: &[Block]) -> Result<(), HeroesError> {
+    pub(super) fn block(
+        &mut self,
+        seat: Seat,
+        blockers: &[u32],
+        attackers: &[Option<u32>],
+    ) -> Result<(), HeroesError> {
         let Phase::Combat(combat) = &self.phase else {
             return Err(HeroesError::invalid("no attack to block"));
         };
         if combat.blocks.is_some() {
             return Err(HeroesError::invalid("blockers are already declared"));
         }
-        let pairs: Vec<(u32, u32)> = blocks.iter().map(|b| (b.blocker, b.attacker)).collect();
+        if blockers != self.ready_blockers(seat).as_slice() || attackers.len() != blockers.len() {
+            return Err(HeroesError::invalid(
+                "list your untapped minions as the legal entry does, with an attacker or null for each",
+            ));
+        }
+        let pairs: Vec<(u32, u32)> = blockers
+            .iter()
+            .zip(attackers)
+            .filter_map(|(&b, a)| a.map(|a| (b, a)))
+            .collect();
         // Attackers are tapped by now; blockers are checked as the defender's untapped minions.
         check_blocks(&self.minions, seat, &combat.attackers, &pairs)
             .map_err(|e| HeroesError::invalid(e.to_string()))?;
+        let n = pairs.len();
         if let Phase::Combat(combat) = &mut self.phase {
             combat.blocks = Some(pairs);
         }
         self.log.push(format!(
-            "Player {} declares {} block{}.",
+            "Player {} declares {n} block{}.",
             seat + 1,
-            blocks.len(),
-            if blocks.len() == 1 { "" } else { "s" }
+            if n == 1 { "" } else { "s" }
         ));
         self.advance_combat();
         Ok(())

@@ -40,23 +40,25 @@ impl Heroes {
             Phase::Main => self.main_legal(seat, &mut legal),
             Phase::Combat(combat) => match &combat.blocks {
                 None => {
-                    let blockers = ids(self.ready_blockers(seat));
-                    let max = blockers.len();
-                    let item = Param::Object(vec![
-                        (
-                            "attacker",
-                            Param::OneOf(ids(combat.attackers.iter().copied())),
-                        ),
-                        ("blocker", Param::OneOf(blockers)),
-                    ]);
-                    legal.push(Legal::Open(Open::new("block").choose(
-                        "blocks",
-                        Param::List {
-                            item: Box::new(item),
-                            min: 0,
-                            max,
-                        },
-                    )));
+                    // One choice per blocker: an attacker or nobody; any fill is valid.
+                    let blockers = self.ready_blockers(seat);
+                    let n = blockers.len();
+                    let each = Param::Maybe(Box::new(Param::OneOf(ids(combat
+                        .attackers
+                        .iter()
+                        .copied()))));
+                    legal.push(Legal::Open(
+                        Open::new("block")
+                            .fixed("blockers", ViewValue::List(ids(blockers)))
+                            .choose(
+                                "attackers",
+                                Param::List {
+                                    item: Box::new(each),
+                                    min: n,
+                                    max: n,
+                                },
+                            ),
+                    ));
                 }
                 Some(blocks) => match self.unordered(combat, blocks) {
                     Some(attacker) => {

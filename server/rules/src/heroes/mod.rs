@@ -27,9 +27,6 @@ pub mod view;
 mod tests_game;
 
 use battle_protocol::Seat;
-use rand::seq::SliceRandom;
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::entry::{RulesetEntry, Sample};
@@ -41,7 +38,7 @@ use crate::ruleset::Outcome;
 use crate::view::Viewer;
 use error::HeroesError;
 use options::{Options, Setup};
-use play::{Action, Block};
+use play::Action;
 pub use state::Heroes;
 use state::Phase;
 
@@ -126,34 +123,6 @@ impl Game for Heroes {
 
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), HeroesError> {
         self.act(seat, action)
-    }
-
-    /// Random play that the rules accept: blocks are drawn among free blockers (the open
-    /// entry's bounds admit a blocker twice, which the rules refuse).
-    fn random_action(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Action> {
-        if let Phase::Combat(combat) = &self.phase {
-            if combat.blocks.is_none() && self.awaited().contains(&seat) {
-                let mut free = self.ready_blockers(seat);
-                free.shuffle(rng);
-                let mut blocks = Vec::new();
-                for blocker in free {
-                    if rng.random_bool(0.5) {
-                        let attacker =
-                            combat.attackers[rng.random_range(0..combat.attackers.len())];
-                        blocks.push(Block { blocker, attacker });
-                    }
-                }
-                return Some(Action::Block { blocks });
-            }
-        }
-        let mut legal = self.legal(seat);
-        if legal.is_empty() {
-            return None;
-        }
-        match legal.swap_remove(rng.random_range(0..legal.len())) {
-            Legal::Act(action) => Some(action),
-            Legal::Open(open) => serde_json::from_value(open.random(rng)?).ok(),
-        }
     }
 
     fn ai_action(&self, seat: Seat) -> Option<Action> {

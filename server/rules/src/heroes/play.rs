@@ -9,16 +9,6 @@ use serde::{Deserialize, Serialize};
 use super::error::HeroesError;
 use super::state::{Heroes, Phase, MULLIGAN_MAX};
 
-/// A block: this minion blocks that attacker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Block {
-    /// The blocking minion (the defender's).
-    pub blocker: u32,
-    /// The attacking minion it blocks.
-    pub attacker: u32,
-}
-
 /// One decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -65,10 +55,13 @@ pub enum Action {
         /// The attacking minions.
         attackers: Vec<u32>,
     },
-    /// The defender's blockers.
+    /// The defender's blocks: `blockers` lists every minion that may block (as the legal
+    /// entry gives them) and `attackers[i]` is the attacker `blockers[i]` blocks, or `null`.
     Block {
-        /// Each block.
-        blocks: Vec<Block>,
+        /// The defender's untapped minions, in the order the legal entry lists them.
+        blockers: Vec<u32>,
+        /// For each, the attacker it blocks, or `null`.
+        attackers: Vec<Option<u32>>,
     },
     /// The attacker orders a gang of blockers (damage goes lethal-first along it).
     Order {
@@ -134,7 +127,10 @@ impl Heroes {
             Action::Buy { slot } => self.buy(seat, slot)?,
             Action::Relic { target } => self.use_relic(seat, target.as_deref())?,
             Action::Fight { attackers } => self.fight(seat, attackers)?,
-            Action::Block { blocks } => self.block(seat, &blocks)?,
+            Action::Block {
+                blockers,
+                attackers,
+            } => self.block(seat, &blockers, &attackers)?,
             Action::Order { attacker, order } => self.order(attacker, order)?,
             Action::Defend { source } if self.phase == Phase::Incoming => {
                 self.answer_incoming(source)?
