@@ -55,7 +55,7 @@ impl Game for Heroes {
     const VERSION: u32 = 1;
     const SUMMARY: &'static str =
         "Heroes: a 1v1 hero card battler with a shared shop, MTG-style blocking and level-up. \
-         Setup (join): class, barbarian or mage.";
+         Setup (join): class, barbarian or mage, and optionally deck, 40 card ids.";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const SAMPLES: &'static [Sample] = &[Sample {
         name: "duel",
@@ -71,17 +71,20 @@ impl Game for Heroes {
     }
 
     fn check_setup(_options: &Options, _seat: Seat, setup: &Setup) -> Result<(), SetupError> {
-        setup.class().map(drop)
+        setup.class()?;
+        setup.deck().map(drop)
     }
 
     fn start(_options: Options, seed: u64, setups: Vec<Setup>) -> Heroes {
+        // Every setup passed `check_setup`.
         let class = |seat: usize| {
             setups
                 .get(seat)
                 .and_then(|s| s.class().ok())
                 .unwrap_or(&classes::BARBARIAN)
         };
-        Heroes::new([class(0), class(1)], seed)
+        let deck = |seat: usize| setups.get(seat).and_then(|s| s.deck().ok().flatten());
+        Heroes::with_decks([class(0), class(1)], [deck(0), deck(1)], seed)
     }
 
     fn to_act(&self) -> Vec<Seat> {

@@ -121,15 +121,31 @@ pub struct Heroes {
 }
 
 impl Heroes {
-    /// A new game for these classes: decks built and shuffled, the die rolled (ties rolled
-    /// again), the winner about to choose who goes first.
+    /// A new game for these classes with their ready decks.
     pub fn new(classes: [&'static Class; 2], seed: u64) -> Heroes {
+        Heroes::with_decks(classes, [None, None], seed)
+    }
+
+    /// A new game for these classes and decks (`None`: the class's ready deck): decks
+    /// shuffled, the die rolled (ties rolled again), the winner about to choose who goes
+    /// first.
+    pub fn with_decks(
+        classes: [&'static Class; 2],
+        decks: [Option<Vec<&'static Card>>; 2],
+        seed: u64,
+    ) -> Heroes {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut next_id = 1;
+        let mut decks = decks.into_iter();
         let mut sides = classes.map(|class| {
-            let mut deck: Vec<Held> = deck_of(class)
+            let cards: Vec<&'static Card> = decks.next().flatten().unwrap_or_else(|| {
+                deck_of(class)
+                    .into_iter()
+                    .filter_map(super::cards::find)
+                    .collect()
+            });
+            let mut deck: Vec<Held> = cards
                 .into_iter()
-                .filter_map(super::cards::find)
                 .map(|card| {
                     let held = Held { id: next_id, card };
                     next_id += 1;

@@ -135,3 +135,174 @@ fn defensive_ability_answers_a_spell_before_its_damage_applies() {
     assert_eq!(g.phase, Phase::Main);
     assert_eq!(g.sides[1].hero.health, 17);
 }
+
+/// A game at seat 0's main phase with `card` in hand and plenty of mana.
+fn with_card(class0: &'static super::classes::Class, card: &str) -> Heroes {
+    use super::cards::find;
+    use super::classes::MAGE;
+    use super::state::Held;
+    let mut g = Heroes::new([class0, &MAGE], 2);
+    g.set_first(0);
+    g.mulligan(0, &[]);
+    g.mulligan(1, &[]);
+    g.sides[0].hand.push(Held {
+        id: 900,
+        card: find(card).expect("a card"),
+    });
+    g.sides[0].hero.mana = 10;
+    g.sides[1].hero.mana = 0;
+    g
+}
+
+#[test]
+fn spell_damage_spent_on_a_damage_spell_the_spec_example() {
+    use super::classes::MAGE;
+    use super::play::Action;
+    // "4 Spell Damage, cast Fireball (3 base). Spend 3 → 6 damage, 1 Spell Damage remaining".
+    let mut g = with_card(&MAGE, "fireball");
+    g.sides[0].hero.resource = 4;
+    assert!(
+        g.act(
+            0,
+            Action::Play {
+                card: 900,
+                target: Some("hero:1".into()),
+                spend: 5
+            }
+        )
+        .is_err(),
+        "no more than held"
+    );
+    g.act(
+        0,
+        Action::Play {
+            card: 900,
+            target: Some("hero:1".into()),
+            spend: 3,
+        },
+    )
+    .expect("spend 3");
+    assert_eq!(g.sides[1].hero.health, 20 - 6);
+    assert_eq!(g.sides[0].hero.resource, 1);
+}
+
+#[test]
+fn channeled_deals_more_after_another_spell_this_turn() {
+    use super::cards::find;
+    use super::classes::MAGE;
+    use super::play::Action;
+    use super::state::Held;
+    let mut g = with_card(&MAGE, "arc_lash");
+    g.act(
+        0,
+        Action::Play {
+            card: 900,
+            target: Some("hero:1".into()),
+            spend: 0,
+        },
+    )
+    .expect("first spell: 2");
+    assert_eq!(g.sides[1].hero.health, 18);
+    g.sides[0].hand.push(Held {
+        id: 901,
+        card: find("arc_lash").expect("a card"),
+    });
+    g.act(
+        0,
+        Action::Play {
+            card: 901,
+            target: Some("hero:1".into()),
+            spend: 0,
+        },
+    )
+    .expect("channeled: 4");
+    assert_eq!(g.sides[1].hero.health, 14);
+}
+
+#[test]
+fn rage_and_the_barbarian_level_up_add_to_the_attack() {
+    use super::classes::BARBARIAN;
+    use super::play::Action;
+    let mut g = with_card(&BARBARIAN, "battle_cry");
+    g.sides[0].hero.resource = 3;
+    assert_eq!(g.weapon_damage(0), 2 + 3, "base 2, +1 per Rage");
+    g.sides[0].hero.armor = 8;
+    g.sides[0].hero.check_level_up();
+    assert_eq!(g.weapon_damage(0), 2 + 3 + 8, "levelled: + armor");
+    g.act(
+        0,
+        Action::Attack {
+            target: "hero:1".into(),
+        },
+    )
+    .expect("2 mana");
+    assert_eq!(g.sides[1].hero.health, 20 - 13);
+    assert!(
+        g.act(
+            0,
+            Action::Attack {
+                target: "hero:1".into()
+            }
+        )
+        .is_err(),
+        "once per turn"
+    );
+}
+
+#[test]
+fn a_player_may_bring_a_deck_of_its_class() {
+    let mage_cards: Vec<&str> = ["fireball", "arc_lash", "focus", "insight", "frost_shard"]
+        .into_iter()
+        .cycle()
+        .take(20)
+        .chain(
+            [
+                "apprentice",
+                "spark_familiar",
+                "storm_adept",
+                "runic_golem",
+                "elder_warden",
+            ]
+            .into_iter()
+            .cycle()
+            .take(20),
+        )
+        .collect();
+    let fresh = Typed::<Heroes>::new(&json!({}), 1).expect("no options");
+    fresh
+        .check_setup(1, Some(&json!({"class": "mage", "deck": mage_cards})))
+        .expect("40 Mage cards, 4 copies each");
+    for (deck, needle) in [
+        (json!(vec!["fireball"; 39]), "the deck has 39 cards"),
+        (json!(vec!["fireball"; 40]), "more than 4 copies"),
+        (
+            json!(std::iter::once("cleave")
+                .chain(mage_cards.iter().copied().skip(1))
+                .collect::<Vec<_>>()),
+            "not a Mage card",
+        ),
+    ] {
+        let err = fresh
+            .check_setup(1, Some(&json!({"class": "mage", "deck": deck})))
+            .expect_err("refused");
+        assert!(err.to_string().contains(needle), "{err}");
+    }
+    let mut g = Typed::<Heroes>::new(&json!({}), 1).expect("no options");
+    g.setup(0, None).expect("the default");
+    g.setup(1, Some(&json!({"class": "mage", "deck": mage_cards})))
+        .expect("its own deck");
+    let side = &g.game().expect("started").sides[1];
+    assert_eq!(side.deck.len() + side.hand.len(), 40);
+    assert_eq!(
+        side.deck
+            .iter()
+            .filter(|h| h.card.id == "elder_warden")
+            .count()
+            + side
+                .hand
+                .iter()
+                .filter(|h| h.card.id == "elder_warden")
+                .count(),
+        4
+    );
+}
