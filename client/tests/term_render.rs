@@ -1,7 +1,8 @@
 //! Screens rendered to ratatui's `TestBackend` and compared with reviewed text snapshots in
 //! `tests/snapshots/` (run with `UPDATE_SNAPSHOTS=1` to rewrite them after a deliberate
 //! change, then review the diff). The views are fixed fixtures in the server's shape, so the
-//! screens are deterministic. Gambit's screens are in `term_render/gambit.rs`.
+//! screens are deterministic. Gambit's screens are in `term_render/gambit.rs`, heroes' in
+//! `term_render/heroes.rs`.
 
 use std::path::PathBuf;
 
@@ -17,6 +18,8 @@ use serde_json::{json, Value};
 
 #[path = "term_render/gambit.rs"]
 mod gambit;
+#[path = "term_render/heroes.rs"]
+mod heroes;
 
 const WIDTH: u16 = 100;
 const HEIGHT: u16 = 34;

@@ -1,19 +1,14 @@
-//! Heroes over real sockets (offered by this test's server; not in the catalog yet): a game
-//! between the server's bots watched by a spectator to its end, and a person against the
-//! server's bot, with a spectator, to the end.
+//! Heroes over real sockets: a game between the server's bots watched by a spectator to its
+//! end, and a person against the server's bot, with a spectator, to the end.
 
-use battle_e2e::battle_server::rules::heroes;
-use battle_e2e::battle_server::Config;
 use battle_e2e::{
-    check_finished, drive, settle, start_server_with, watch_bots_play, Client, Create, Drive,
+    check_finished, drive, settle, start_server, watch_bots_play, Client, Create, Drive,
 };
 use serde_json::json;
 
 #[tokio::test]
 async fn a_person_plays_the_bot_to_the_end_while_a_spectator_watches() {
-    let mut config = Config::for_tests();
-    config.rulesets.push(&heroes::ENTRY);
-    let server = start_server_with(config).await;
+    let server = start_server().await;
     let mut player = Client::connect(&server, "player").await;
     let battle_id = player
         .create(Create::of("heroes", json!({})).bots(vec![1]))
@@ -49,9 +44,7 @@ async fn a_person_plays_the_bot_to_the_end_while_a_spectator_watches() {
 
 #[tokio::test]
 async fn a_game_between_bots_is_watched_to_its_end() {
-    let mut config = Config::for_tests();
-    config.rulesets.push(&heroes::ENTRY);
-    let server = start_server_with(config).await;
+    let server = start_server().await;
     let game = Create::of("heroes", json!({})).bots(vec![0, 1]);
     let watch = watch_bots_play(&server, game, 25).await;
     let view = watch.game().expect("a finished game has its view");

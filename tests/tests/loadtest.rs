@@ -159,11 +159,7 @@ async fn gambit_runs_tick_at_their_pace_and_the_tick_lag_is_measured() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heroes_games_are_played_to_the_end_by_the_load_tool() {
-    let mut server_config = Config::for_tests();
-    server_config
-        .rulesets
-        .push(&battle_e2e::battle_server::rules::heroes::ENTRY);
-    let server = start_server_with(server_config).await;
+    let server = start_server_with(Config::for_tests()).await;
     let mut config = LoadConfig::new(server.url());
     config.ruleset = "heroes".into();
     config.sample = "duel".into();

@@ -60,7 +60,7 @@ fn rulesets() -> Vec<RulesetEntry> {
     catalog()
         .iter()
         .cloned()
-        .chain([battle_rules::blind::ENTRY, battle_rules::heroes::ENTRY])
+        .chain([battle_rules::blind::ENTRY])
         .collect()
 }
 

@@ -42,7 +42,7 @@ use play::Action;
 pub use state::Heroes;
 use state::Phase;
 
-/// The ruleset's entry (tests use it; it is not in the catalog yet).
+/// The ruleset's catalog entry.
 pub const ENTRY: RulesetEntry = RulesetEntry::of::<Heroes>();
 
 impl Game for Heroes {

@@ -306,3 +306,95 @@ fn a_player_may_bring_a_deck_of_its_class() {
         4
     );
 }
+
+/// A game in seat 0's first main phase, both mulligans done.
+fn started() -> Heroes {
+    use super::classes::{BARBARIAN, MAGE};
+    let mut g = Heroes::new([&BARBARIAN, &MAGE], 5);
+    g.set_first(0);
+    g.mulligan(0, &[]);
+    g.mulligan(1, &[]);
+    g
+}
+
+#[test]
+fn turn_upkeep_untaps_draws_and_runs_start_of_turn_effects() {
+    use super::combat::Minion;
+    use super::items::find;
+    let mut g = started();
+    let hand = g.sides[1].hand.len();
+    g.minions.push(Minion {
+        id: 800,
+        owner: 1,
+        attack: 2,
+        health: 3,
+        damage: 0,
+        bounty: 1,
+        tapped: true,
+        sick: true,
+    });
+    g.minions.push(Minion {
+        id: 801,
+        owner: 0,
+        attack: 1,
+        health: 1,
+        damage: 0,
+        bounty: 1,
+        tapped: false,
+        sick: false,
+    });
+    g.sides[1].hero.gold = 20;
+    g.sides[1]
+        .hero
+        .buy(find("radiance").expect("the spec's relic"));
+    g.end_turn();
+    assert_eq!(g.active, 1);
+    let m = g.minions.iter().find(|m| m.id == 800).expect("its minion");
+    assert!(!m.tapped && !m.sick, "untapped, and able to attack now");
+    assert_eq!(g.sides[1].hand.len(), hand + 1, "drew 1");
+    assert!(
+        g.minions.iter().all(|m| m.id != 801),
+        "Radiance dealt 1 to every enemy minion at the start of the turn"
+    );
+    assert_eq!(
+        g.sides[1].hero.gold,
+        20 - 8 + 1,
+        "Radiance cost 8; the bounty of its kill went to its owner"
+    );
+}
+
+#[test]
+fn end_phase_heals_every_minion_to_full() {
+    use super::combat::Minion;
+    let mut g = started();
+    g.minions.push(Minion {
+        id: 800,
+        owner: 1,
+        attack: 2,
+        health: 5,
+        damage: 3,
+        bounty: 1,
+        tapped: false,
+        sick: false,
+    });
+    g.end_turn();
+    assert_eq!(g.minions[0].damage, 0);
+}
+
+#[test]
+fn end_both_heroes_at_0_is_a_draw_and_an_empty_deck_reshuffles_the_discard() {
+    let mut g = started();
+    g.sides[0].hero.health = 0;
+    g.sides[1].hero.health = 0;
+    g.check_end();
+    let (winners, summary) = g.finish.clone().expect("over");
+    assert!(winners.is_empty(), "{summary}");
+    let mut g = started();
+    let all: Vec<_> = g.sides[0].deck.drain(..).collect();
+    g.sides[0].discard.extend(all);
+    let before = g.sides[0].hand.len();
+    g.draw(0, 2);
+    assert_eq!(g.sides[0].hand.len(), before + 2, "no deck-out loss");
+    assert!(g.sides[0].discard.is_empty());
+    assert!(g.finish.is_none());
+}
