@@ -243,18 +243,10 @@ impl Heroes {
                     (attacker && seat == defender) || (!attacker && seat == self.active)
                 })
                 .count() as u32;
-            let per_kill: u32 = self.sides[seat]
-                .hero
-                .effects()
-                .iter()
-                .map(|e| {
-                    if let ItemEffect::KillGold(n) = e {
-                        *n
-                    } else {
-                        0
-                    }
-                })
-                .sum();
+            let per_kill: u32 = self.sides[seat].hero.total(|e| match e {
+                ItemEffect::KillGold(n) => Some(*n),
+                _ => None,
+            });
             self.sides[seat].hero.gold += gold + per_kill * kills;
         }
         for &id in &outcome.deaths {

@@ -172,6 +172,12 @@ impl Hero {
         taken
     }
 
+    /// The total of one kind of passive number over everything equipped, e.g.
+    /// `hero.total(|e| match e { ItemEffect::KillGold(n) => Some(*n), _ => None })`.
+    pub fn total(&self, pick: impl Fn(&ItemEffect) -> Option<u32>) -> u32 {
+        self.effects().iter().filter_map(pick).sum()
+    }
+
     /// The passive effects of everything equipped.
     pub fn effects(&self) -> Vec<ItemEffect> {
         self.equipment

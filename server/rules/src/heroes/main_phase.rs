@@ -245,18 +245,10 @@ impl Heroes {
     }
 
     fn resolve_effect(&mut self, seat: Seat, effect: Effect, target: Option<Target>, spend: u32) {
-        let bonus: u32 = self.sides[seat]
-            .hero
-            .effects()
-            .iter()
-            .map(|e| {
-                if let ItemEffect::SpellDamage(n) = e {
-                    *n
-                } else {
-                    0
-                }
-            })
-            .sum();
+        let bonus: u32 = self.sides[seat].hero.total(|e| match e {
+            ItemEffect::SpellDamage(n) => Some(*n),
+            _ => None,
+        });
         match effect {
             Effect::Damage { amount, aim } | Effect::Channeled { amount, aim, .. } => {
                 let base = match effect {
@@ -323,18 +315,10 @@ impl Heroes {
             Some(_) => 2,
             None => side.hero.class.hero_power.0,
         };
-        let discount: u32 = side
-            .hero
-            .effects()
-            .iter()
-            .map(|e| {
-                if let ItemEffect::HeroPowerDiscount(n) = e {
-                    *n
-                } else {
-                    0
-                }
-            })
-            .sum();
+        let discount: u32 = side.hero.total(|e| match e {
+            ItemEffect::HeroPowerDiscount(n) => Some(*n),
+            _ => None,
+        });
         base.saturating_sub(discount)
     }
 
@@ -412,18 +396,10 @@ impl Heroes {
                 .hero
                 .effects()
                 .contains(&ItemEffect::WeaponKillNoRecoil);
-        let splash: u32 = self.sides[seat]
-            .hero
-            .effects()
-            .iter()
-            .map(|e| {
-                if let ItemEffect::WeaponKillSplash(n) = e {
-                    *n
-                } else {
-                    0
-                }
-            })
-            .sum();
+        let splash: u32 = self.sides[seat].hero.total(|e| match e {
+            ItemEffect::WeaponKillSplash(n) => Some(*n),
+            _ => None,
+        });
         let hero = &mut self.sides[seat].hero;
         hero.mana -= ATTACK_COST;
         hero.used.attack = true;

@@ -358,18 +358,10 @@ impl Heroes {
         for m in &dead {
             self.bury(m.owner, m.id);
             if m.owner != killer {
-                let bonus: u32 = self.sides[killer]
-                    .hero
-                    .effects()
-                    .iter()
-                    .map(|e| {
-                        if let ItemEffect::KillGold(n) = e {
-                            *n
-                        } else {
-                            0
-                        }
-                    })
-                    .sum();
+                let bonus: u32 = self.sides[killer].hero.total(|e| match e {
+                    ItemEffect::KillGold(n) => Some(*n),
+                    _ => None,
+                });
                 self.sides[killer].hero.gold += m.bounty + bonus;
             }
             self.log.push(format!("Minion {} dies.", m.id));
