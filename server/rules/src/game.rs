@@ -24,6 +24,21 @@ use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
 
+/// A legal entry of `legal` drawn at random from `rng`, an open one filled within its bounds
+/// (`None` when `legal` is empty or the drawn open entry admits nothing).
+pub fn random_among<A: DeserializeOwned>(
+    mut legal: Vec<Legal<A>>,
+    rng: &mut ChaCha8Rng,
+) -> Option<A> {
+    if legal.is_empty() {
+        return None;
+    }
+    match legal.swap_remove(rng.random_range(0..legal.len())) {
+        Legal::Act(action) => Some(action),
+        Legal::Open(open) => serde_json::from_value(open.random(rng)?).ok(),
+    }
+}
+
 /// One game's rules, typed. Implement it, export `RulesetEntry::of::<YourGame>()` as the
 /// module's `ENTRY`, and add one line to the [catalog](crate::catalog).
 ///
@@ -111,14 +126,7 @@ pub trait Game: Clone + Send + Sized + 'static {
     /// The default picks a legal entry at random and fills an open entry within its bounds;
     /// override it when an open entry's bounds admit actions the rules refuse.
     fn random_action(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Self::Action> {
-        let mut legal = self.legal(seat);
-        if legal.is_empty() {
-            return None;
-        }
-        match legal.swap_remove(rng.random_range(0..legal.len())) {
-            Legal::Act(action) => Some(action),
-            Legal::Open(open) => serde_json::from_value(open.random(rng)?).ok(),
-        }
+        random_among(self.legal(seat), rng)
     }
 
     /// The ruleset's own AI for `seat`, if it has one (default: none; bots then play

@@ -293,13 +293,33 @@ pub fn log_window(
     (shown, back)
 }
 
-/// The log box's title: says when the log is scrolled back and how to return.
-pub fn log_title(back: usize) -> String {
+/// The log box's title: which key scrolls back (`key`), or how far back it is and how to
+/// return.
+pub fn log_title(back: usize, key: &str) -> String {
     if back == 0 {
-        " log (↑ scrolls back) ".to_owned()
+        format!(" log ({key} scrolls back) ")
     } else {
         format!(" log · {back} lines back · End shows the newest ")
     }
+}
+
+/// The battle log in a box filling `area`, newest at the bottom, `screen.log_scroll` lines
+/// back; `key` is the key that scrolls it back on this panel.
+pub fn draw_log_box(
+    frame: &mut Frame,
+    area: Rect,
+    game: &serde_json::Value,
+    screen: &Screen,
+    key: &str,
+) {
+    let entries = game["log"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let height = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    let (lines, back) = log_window(entries, height, width, screen.log_scroll);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(log_title(back, key))),
+        area,
+    );
 }
 
 /// Word-wrap `text` to `width` columns (a word longer than a line is cut).

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::{draw_result_box, log_title, log_window, move_marker, Screen};
+use super::{draw_result_box, move_marker, Screen};
 use crate::term::outcome::{result_lines, verdict, Verdict};
 use crate::term::presence::{presence, Presence};
 use crate::ViewTracker;
@@ -85,14 +85,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         );
     }
 
-    let entries = game["log"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let height = log.height.saturating_sub(2) as usize;
-    let width = log.width.saturating_sub(2) as usize;
-    let (lines, back) = log_window(entries, height, width, screen.log_scroll);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(log_title(back))),
-        log,
-    );
+    super::draw_log_box(frame, log, game, screen, "↑");
 }
 
 fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {

@@ -156,13 +156,7 @@ impl Game for Gambit {
                 Legal::Open(_) => None,
             };
         }
-        if legal.is_empty() {
-            return None;
-        }
-        match legal.swap_remove(rng.random_range(0..legal.len())) {
-            Legal::Act(action) => Some(action),
-            Legal::Open(open) => serde_json::from_value(open.random(rng)?).ok(),
-        }
+        crate::game::random_among(legal, rng)
     }
 
     fn ai_action(&self, seat: Seat) -> Option<Action> {

@@ -27,7 +27,7 @@ pub use edit::{choices, phase_action, set_rule_entry, Draft, Effect, GambitUi};
 pub use help::{help_lines, key_hints, PLAIN_HELP};
 pub use words::{is_gambit, result_lines};
 
-use super::{log_title, log_window, Screen};
+use super::Screen;
 use crate::term::presence::{presence, Presence};
 use words::{intent_line, own_team, phase_words, status_line, text};
 
@@ -67,14 +67,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 
     boxes::draw_middle(frame, middle, screen, ui);
 
-    let entries = game["log"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let height = log.height.saturating_sub(2) as usize;
-    let width = log.width.saturating_sub(2) as usize;
-    let (lines, back) = log_window(entries, height, width, screen.log_scroll);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(log_title(back).replace('↑', "PgUp"))),
-        log,
-    );
+    super::draw_log_box(frame, log, game, screen, "PgUp");
 }
 
 /// `Encounter 1/6 · tick 3 · Fighting · the fight runs by itself; p pauses it`.
