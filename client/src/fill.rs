@@ -104,6 +104,23 @@ fn admits_unique(items: &[Value]) -> bool {
         .all(|(i, a)| !items[..i].contains(a))
 }
 
+/// The values a schema lists (`const`, `enum`, `anyOf` of those, `null`).
+pub fn choices(schema: &Value) -> Vec<Value> {
+    if let Some(value) = schema.get("const") {
+        return vec![value.clone()];
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        return values.clone();
+    }
+    if let Some(options) = schema["anyOf"].as_array() {
+        return options.iter().flat_map(choices).collect();
+    }
+    if schema["type"] == "null" {
+        return vec![Value::Null];
+    }
+    Vec::new()
+}
+
 /// The parameters of `entry` to fill, in the order their values are typed: each member
 /// name and its schema.
 pub fn parameters(entry: &Value) -> Vec<(String, &Value)> {

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use battle_client::term::keys::Command;
+use battle_client::term::picker::Picker;
 use battle_client::term::presence::notices;
 use battle_client::term::ui::gambit::GambitUi;
 use battle_client::term::ui::{draw, Screen};
@@ -150,6 +151,7 @@ struct Extras<'a> {
     invite: &'a [String],
     log_scroll: usize,
     gambit: Option<&'a GambitUi>,
+    picker: Option<&'a Picker>,
 }
 
 /// Render the screen of `view` with `extras`.
@@ -163,6 +165,7 @@ fn render_with(view: Value, link: Link, extras: Extras) -> String {
     screen.invite = extras.invite;
     screen.log_scroll = extras.log_scroll;
     screen.gambit = extras.gambit;
+    screen.picker = extras.picker;
     terminal
         .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");

@@ -5,7 +5,9 @@
 //! the screen itself shows what stays true (whose turn, who is away, the connection).
 //!
 //! In a gambit battle the keys go through [`gambit_command_for_key`] and the panel's
-//! selection and rule editor, a [`GambitUi`] kept here between frames.
+//! selection and rule editor, a [`GambitUi`] kept here between frames. A seat in a battle of
+//! any other ruleset but synergy chooses its actions with [`picker_command_for_key`] and a
+//! [`Picker`] (a cursor over the legal actions, and a form for an open one).
 
 use std::io;
 use std::time::Duration;
@@ -17,12 +19,14 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::choice::resolve;
+use super::choice::Effect;
 use super::feed::Event;
-use super::keys::{command_for_key, gambit_command_for_key, Command};
+use super::keys::{command_for_key, gambit_command_for_key, picker_command_for_key, Command};
+use super::picker::Picker;
 use super::presence::notices;
 use super::session::AnySession;
-use super::ui::gambit::{Effect, GambitUi};
-use super::ui::{draw, Screen};
+use super::ui::gambit::GambitUi;
+use super::ui::{draw, uses_picker, Screen};
 
 /// How long a status message stays on screen.
 pub const STATUS_TTL: Duration = Duration::from_secs(8);
@@ -90,6 +94,7 @@ async fn ui_loop(
     let mut show_help = false;
     let mut log_scroll = 0usize;
     let mut gambit = GambitUi::default();
+    let mut picker = Picker::default();
     let mut last_view: Option<Value> = session.feed().tracker().view().cloned();
     loop {
         terminal.draw(|frame| {
@@ -100,6 +105,7 @@ async fn ui_loop(
             screen.invite = invite;
             screen.log_scroll = log_scroll;
             screen.gambit = Some(&gambit);
+            screen.picker = Some(&picker);
             draw(frame, &screen)
         })?;
         let expiry = status.until;
@@ -107,10 +113,13 @@ async fn ui_loop(
             event = session.feed_mut().next_event() => {
                 let tracker = session.feed().tracker();
                 gambit.sync(tracker);
+                let closed = picker.sync(tracker);
                 let told = notices(last_view.as_ref(), tracker);
                 last_view = tracker.view().cloned();
                 if !told.is_empty() {
                     status.set(told.join(" · "));
+                } else if let Some(words) = closed {
+                    status.set(words);
                 } else if let Some(words) = describe(&event) {
                     status.set(words);
                 }
@@ -121,13 +130,17 @@ async fn ui_loop(
             input = keys.recv() => {
                 let Some(input) = input else { return Ok(()) };
                 let Input::Key(key) = input else { continue };
-                let in_gambit = session
-                    .feed()
-                    .tracker()
+                let tracker = session.feed().tracker();
+                let in_gambit = tracker
                     .view()
                     .is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
+                let in_picker = tracker.view().is_some_and(uses_picker)
+                    && tracker.seat().is_some()
+                    && !tracker.is_over();
                 let command = if in_gambit {
                     gambit_command_for_key(key)
+                } else if in_picker {
+                    picker_command_for_key(key)
                 } else {
                     command_for_key(key)
                 };
@@ -147,7 +160,15 @@ async fn ui_loop(
                     }
                     Some(command) if in_gambit => {
                         show_help = false;
-                        if let Some(words) = gambit_act(session, &mut gambit, command).await {
+                        let effect = gambit.command(session.feed().tracker(), command);
+                        if let Some(words) = carry_out(session, effect).await {
+                            status.set(words);
+                        }
+                    }
+                    Some(command) if in_picker => {
+                        show_help = false;
+                        let effect = picker.command(session.feed().tracker(), command);
+                        if let Some(words) = carry_out(session, effect).await {
                             status.set(words);
                         }
                     }
@@ -196,14 +217,10 @@ async fn act(session: &mut AnySession, command: Command) -> Option<String> {
     }
 }
 
-/// Carry out a gambit command: move the selection, edit, or send the action it stands for;
-/// `Some(words)` for the status line.
-async fn gambit_act(
-    session: &mut AnySession,
-    ui: &mut GambitUi,
-    command: Command,
-) -> Option<String> {
-    match ui.command(session.feed().tracker(), command) {
+/// Carry out what a selection command came to (gambit's panel, the picker): nothing, a
+/// note, or an action to send; `Some(words)` for the status line.
+async fn carry_out(session: &mut AnySession, effect: Result<Effect, String>) -> Option<String> {
+    match effect {
         Err(why) => Some(format!("not sent: {why}")),
         Ok(Effect::Nothing) => None,
         Ok(Effect::Note(words)) => Some(words),

@@ -8,6 +8,17 @@ use super::keys::Command;
 use super::ui::gambit::phase_action;
 use crate::{fill, ViewTracker};
 
+/// What a command did, when it was not refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Only the selection changed.
+    Nothing,
+    /// Something to tell the person (nothing is sent).
+    Note(String),
+    /// Send this action (one of `legal`, or admitted by an open entry of it).
+    Send(Value),
+}
+
 /// The n-th (1-based) legal entry.
 fn entry(legal: &[Value], n: usize) -> Result<&Value, String> {
     n.checked_sub(1)
@@ -15,15 +26,28 @@ fn entry(legal: &[Value], n: usize) -> Result<&Value, String> {
         .ok_or_else(|| format!("there is no legal action {n}: {} are legal", legal.len()))
 }
 
-/// The action to send for `command`, or why it cannot be sent now. Only `Play`, `Fill`,
-/// `EndTurn` and the phase commands (`PauseResume`, `Start`, `Skip`: the legal entry of
-/// that kind) produce actions; other commands are refused (the front end handles them;
-/// gambit's selection and editor are [`GambitUi`](super::ui::gambit::GambitUi)).
-///
-/// For synergy, `Play(n)` is the n-th card of the seat's hand; for other rulesets it is the
-/// n-th entry of `legal`, and an open entry needs its values (`Fill`). A seat may act
-/// whenever it has legal actions, whether or not the battle awaits its decision.
-pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String> {
+/// Whether this client may act now at all: `Err` says why not (no view yet, spectating,
+/// the battle not started or over, nothing legal for the seat).
+pub fn can_act(tracker: &ViewTracker) -> Result<(), String> {
+    in_play(tracker)?;
+    if tracker.legal_actions().is_empty() {
+        return Err(nothing_to_do(tracker));
+    }
+    Ok(())
+}
+
+/// Why a seat with no legal action cannot act.
+fn nothing_to_do(tracker: &ViewTracker) -> String {
+    if tracker.my_turn() {
+        "you have nothing to do now".to_owned()
+    } else {
+        "it is not your turn".to_owned()
+    }
+}
+
+/// The view and this client's seat, when the battle is being played; otherwise why no
+/// action can be sent.
+fn in_play(tracker: &ViewTracker) -> Result<(&Value, usize), String> {
     let Some(view) = tracker.view() else {
         return Err("no view of the battle yet".to_owned());
     };
@@ -48,6 +72,19 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         Some("finished") => return Err("the battle is over".to_owned()),
         _ => {}
     }
+    Ok((view, seat))
+}
+
+/// The action to send for `command`, or why it cannot be sent now. Only `Play`, `Fill`,
+/// `EndTurn` and the phase commands (`PauseResume`, `Start`, `Skip`: the legal entry of
+/// that kind) produce actions; other commands are refused (the front end handles them;
+/// gambit's selection and editor are [`GambitUi`](super::ui::gambit::GambitUi)).
+///
+/// For synergy, `Play(n)` is the n-th card of the seat's hand; for other rulesets it is the
+/// n-th entry of `legal`, and an open entry needs its values (`Fill`). A seat may act
+/// whenever it has legal actions, whether or not the battle awaits its decision.
+pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String> {
+    let (view, seat) = in_play(tracker)?;
     let legal = tracker.legal_actions();
     let phase_kinds: &[&str] = match command {
         Command::PauseResume => &["pause", "resume"],
@@ -66,11 +103,7 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
             .ok_or_else(|| format!("there is no {} action now", phase_kinds.join(" or ")));
     }
     if legal.is_empty() {
-        return Err(if tracker.my_turn() {
-            "you have nothing to do now".to_owned()
-        } else {
-            "it is not your turn".to_owned()
-        });
+        return Err(nothing_to_do(tracker));
     }
     let synergy = view["ruleset"] == "synergy";
     match command {
@@ -117,13 +150,7 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
             let words: Vec<&str> = values.iter().map(String::as_str).collect();
             fill::fill_from_text(entry(legal, n)?, &words)
         }
-        Command::Nav(_)
-        | Command::Confirm
-        | Command::Cancel
-        | Command::ClearRule
-        | Command::MoveRule(_)
-            if view["ruleset"] != "gambit" =>
-        {
+        Command::ClearRule | Command::MoveRule(_) if view["ruleset"] != "gambit" => {
             Err("that key edits gambit rules; it does nothing here".to_owned())
         }
         Command::Help
@@ -138,6 +165,7 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         | Command::Nav(_)
         | Command::Confirm
         | Command::Cancel
+        | Command::Toggle
         | Command::ClearRule
         | Command::MoveRule(_) => Err("that command sends nothing".to_owned()),
     }

@@ -30,13 +30,19 @@ pub enum Command {
     Start,
     /// Gambit: take none of the offered skills.
     Skip,
-    /// Gambit: move the selection (character, rule slot, or the editor's field and value).
+    /// Move the selection: gambit's character, rule slot, or the editor's field and value;
+    /// elsewhere the cursor over the legal actions, or the field and value of the action
+    /// being filled.
     Nav(Nav),
     /// Gambit: open the rule editor on the selected slot, send the rule being edited, or
-    /// take the chosen offered skill for the selected character.
+    /// take the chosen offered skill for the selected character. Elsewhere: take the action
+    /// under the cursor, or send the one being filled.
     Confirm,
-    /// Gambit: close the rule editor (or forget the chosen offered skill) without sending.
+    /// Close the rule editor (gambit: or forget the chosen offered skill), or the action
+    /// being filled, without sending.
     Cancel,
+    /// Space: choose the value under the cursor of a list being filled, or take it back.
+    Toggle,
     /// Gambit: clear the selected rule slot.
     ClearRule,
     /// Gambit: move the selected rule one slot up (`true`) or down (`false`).
@@ -74,6 +80,22 @@ pub const HELP_LINES: [&str; 9] = [
     "q          quit; a seat stays yours, the exact rejoin command is printed (quit)",
     "Moves that are not legal right now are refused before they reach the server.",
     "Spectators only watch: the keys that act do nothing for them.",
+];
+
+/// The help text of the full-screen UI in a battle played through the legal-action picker
+/// (every ruleset but synergy and gambit).
+pub const PICKER_HELP_LINES: [&str; 11] = [
+    "↑ ↓        move the cursor over the legal actions",
+    "Enter      take the action under the cursor; 1..9 take that action directly",
+    "           an action marked … has values to choose: it opens a form where",
+    "           ↑ ↓ move between fields, ← → or 1..9 (0 too for numbers) choose a value,",
+    "           in a list 1..9 (or ← → and space) choose in order, again to take back;",
+    "           Enter sends it, Esc goes back without sending",
+    "e          end your turn",
+    "PgUp PgDn  scroll the log back and forward; End shows the newest entries",
+    "r          reconnect now, after the connection was given up or the seat taken over",
+    "?          show or hide this help",
+    "q          quit; a seat stays yours, the exact rejoin command is printed",
 ];
 
 /// Lines a page key scrolls the log by.
@@ -126,6 +148,27 @@ pub fn gambit_command_for_key(key: KeyEvent) -> Option<Command> {
         KeyCode::Esc => Some(Command::Cancel),
         KeyCode::Char('k') | KeyCode::Char('K') => Some(Command::Skip),
         KeyCode::Char('j') | KeyCode::Char('J') => None,
+        _ => command_for_key(key),
+    }
+}
+
+/// The command a key press asks for in a battle played through the [legal-action
+/// picker](super::picker::Picker) (every ruleset but synergy and gambit): the arrows move the
+/// cursor or the value being chosen instead of scrolling the log (PgUp/PgDn/Home/End still
+/// scroll it), space chooses in a list, 0 is a digit for numbers, and Esc goes back instead
+/// of quitting (`q` quits); every other key means what [`command_for_key`] says.
+pub fn picker_command_for_key(key: KeyEvent) -> Option<Command> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    match key.code {
+        KeyCode::Up => Some(Command::Nav(Nav::Up)),
+        KeyCode::Down => Some(Command::Nav(Nav::Down)),
+        KeyCode::Left => Some(Command::Nav(Nav::Left)),
+        KeyCode::Right => Some(Command::Nav(Nav::Right)),
+        KeyCode::Esc => Some(Command::Cancel),
+        KeyCode::Char(' ') => Some(Command::Toggle),
+        KeyCode::Char('0') => Some(Command::Play(0)),
         _ => command_for_key(key),
     }
 }

@@ -8,6 +8,7 @@
 //! - [`ui`]: the full-screen screens (synergy panel, generic panel), drawn from state alone;
 //! - [`app`]: the full-screen loop; [`plain`]: line-per-event mode for scripts;
 //! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
+//!   [`picker`] and [`form`]: choosing a legal action and filling an open one with keys;
 //! - [`presence`]: who holds and is connected to each seat, and the notices when that
 //!   changes; [`outcome`]: the result told to each viewer in their own terms.
 //!
@@ -17,9 +18,11 @@ pub mod app;
 pub mod choice;
 mod error;
 pub mod feed;
+pub mod form;
 pub mod keys;
 pub mod lobby;
 pub mod outcome;
+pub mod picker;
 pub mod plain;
 pub mod presence;
 pub mod reconnect;

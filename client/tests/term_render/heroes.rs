@@ -5,7 +5,11 @@
 use battle_client::term::Link;
 use serde_json::{json, Value};
 
-use super::{assert_snapshot, render};
+use battle_client::term::keys::{Command, Nav};
+use battle_client::term::picker::Picker;
+use battle_client::ViewTracker;
+
+use super::{assert_snapshot, render, render_with, Extras};
 
 /// The cards only seat 0's hand holds: they must never show to another viewer (Blood
 /// Frenzy is in that hand too, but the log has told everyone it was played before).
@@ -60,7 +64,7 @@ fn main_phase(seat: Option<u64>) -> Value {
         "armor": 0, "class": "Barbarian", "deck_count": 31, "gold": 3,
         "discard": [card(21, "battle_cry", "Battle Cry", 1, "Gain 2 Rage.")],
         "equipment": [item("rusty_axe", "Rusty Axe", 3, "+1 weapon damage."), null, null, null],
-        "hand_count": 3, "health": 13, "max_health": 20, "level_up": "Have 8+ Armor",
+        "hand_count": 3, "health": 13, "max_health": 20, "level_up": "Have 8+ Armor", "level_progress": [0, 8],
         "levelled": false, "mana": 5, "max_mana": 5, "mulliganed": true, "resource": 3,
         "resource_name": "Rage", "upgrades": ["iron_will", null, null]
     });
@@ -68,7 +72,7 @@ fn main_phase(seat: Option<u64>) -> Value {
         "armor": 2, "class": "Mage", "deck_count": 30, "gold": 1,
         "discard": [card(68, "insight", "Insight", 2, "Draw 2 cards.")],
         "equipment": [null, null, null, null], "hand_count": 2, "health": 10,
-        "max_health": 20, "level_up": "Reach 10 Max Mana", "levelled": false, "mana": 0,
+        "max_health": 20, "level_up": "Reach 10 Max Mana", "level_progress": [4, 10], "levelled": false, "mana": 0,
         "max_mana": 4, "mulliganed": true, "resource": 1, "resource_name": "Spell Damage",
         "upgrades": [null, null, null]
     });
@@ -145,15 +149,20 @@ fn main_phase_shows_the_hand_and_numbered_actions() {
         "1. Cleave (3) Deal 2 damage",
         "Player 2 holds 2",
         "Health 13/20 · Armor 0 · Mana 5/5 · Gold 3",
-        "Rage 3 · level up: Have 8+ Armor",
+        "Rage 3 · Hand 3 · Deck 31 · Discard 1",
+        "Level up 0/8: Have 8+ Armor",
+        "Level up 4/10: Reach 10 Max Mana",
         "Equipment: weapon Rusty Axe",
         "Upgrades: iron will",
         "#6 Shield Bearer 1/4 · sick",
         "market · mid tier",
         "1. (bought)",
-        "[1] play card=25 spend=0 target=null — Cleave",
-        "[6] attack target=hero:1 — Player 2's hero",
-        "[9] end_turn — end the turn (e)",
+        "4. Rally Horn · 3 gold Once per game",
+        "▸[1] play Cleave",
+        "[3] play Blood Frenzy: choose the target …",
+        "[6] Attack Player 2's hero (2 mana)",
+        "[8] declare attackers: choose who attacks …",
+        "[9] end the turn (e)",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
@@ -231,8 +240,8 @@ fn combat_shows_attackers_and_blocks() {
         "Blocks: Shield Bearer #6 blocks",
         "#6 Shield Bearer 1/4 · sick · blocks #43",
         "#47 Storm Adept 3/1 of 2 · tapped · attacking",
-        "[1] defend source=47 — against Storm Adept #47",
-        "[2] defend source=null — no defence",
+        "[1] Defensive Ability against Storm Adept #47",
+        "[2] no defence",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
@@ -278,4 +287,82 @@ fn a_finished_game_shows_the_result() {
     }
     assert!(!shown.contains("your move"), "{shown}");
     assert_snapshot("heroes_over", &shown);
+}
+
+/// Seat 0 declares blockers against Apprentice #43 and Storm Adept #47.
+fn blocking() -> Value {
+    let mut view = main_phase(Some(0));
+    view["legal"] = json!([{"kind": "block", "blockers": [2, 6], "attackers": {"$choose": {
+        "type": "array", "minItems": 2, "maxItems": 2,
+        "items": {"anyOf": [{"type": "null"}, {"enum": [43, 47]}]}}}}]);
+    view["prompt"] = json!({"decision": "block", "text": "Choose your blockers."});
+    let game = &mut view["game"];
+    game["phase"] = json!("combat");
+    game["active"] = json!(1);
+    game["combat"] = json!({"attackers": [43, 47], "blocks": null});
+    view
+}
+
+#[test]
+fn blockers_are_chosen_in_a_form_one_line_per_blocker() {
+    let view = blocking();
+    let tracker = ViewTracker::with_view("kg4fme4qk7", 7, view.clone());
+    let mut picker = Picker::default();
+    picker.sync(&tracker);
+    for command in [
+        Command::Confirm,
+        Command::Nav(Nav::Right),
+        Command::Nav(Nav::Down),
+        Command::Play(3),
+    ] {
+        picker.command(&tracker, command).expect("a form command");
+    }
+    let shown = render_with(
+        view,
+        Link::Connected,
+        Extras {
+            picker: Some(&picker),
+            ..Extras::default()
+        },
+    );
+    for needle in [
+        "Choosing: declare blockers",
+        "Pit Brawler #2 blocks: 1.nobody [2.Apprentice",
+        "▸ Shield Bearer #6 blocks: 1.nobody",
+        "[3.Storm Adept #47]",
+        "↑↓ field · ←→ value · 1-9/space choose · Enter send · Esc back",
+    ] {
+        assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
+    }
+    assert_snapshot("heroes_blocking_form", &shown);
+}
+
+#[test]
+fn the_cursor_reaches_every_action_and_stays_in_sight() {
+    let mut view = main_phase(Some(0));
+    let mut legal: Vec<Value> = (0..14)
+        .map(|_| json!({"kind": "attack", "target": "minion:43"}))
+        .collect();
+    legal.push(json!({"kind": "end_turn"}));
+    view["legal"] = Value::Array(legal);
+    let tracker = ViewTracker::with_view("kg4fme4qk7", 7, view.clone());
+    let mut picker = Picker::default();
+    picker.sync(&tracker);
+    for _ in 0..14 {
+        picker
+            .command(&tracker, Command::Nav(Nav::Down))
+            .expect("the cursor moves");
+    }
+    let shown = render_with(
+        view,
+        Link::Connected,
+        Extras {
+            picker: Some(&picker),
+            ..Extras::default()
+        },
+    );
+    assert!(
+        shown.contains("▸[15] end the turn (e)"),
+        "the 15th entry is under the cursor and shown:\n{shown}"
+    );
 }

@@ -1,6 +1,6 @@
 //! The generic panel, for rulesets without a panel of their own: the envelope (status, whose
-//! decision is awaited, what this seat is asked, the legal actions numbered for the digit
-//! keys, open ones with the values they take) and the ruleset's `game` view as an indented
+//! decision is awaited, what this seat is asked, the legal actions to choose from with the
+//! picker, an open one filled in its form) and the ruleset's `game` view as an indented
 //! key/value tree, so a new ruleset is playable and watchable on day one.
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
+use super::picker::{picker_lines, plain_words};
 use super::Screen;
-use crate::fill;
 use crate::term::outcome::result_lines;
 
 /// Draw the generic panel into `area`.
@@ -19,11 +19,11 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let Some(view) = tracker.view() else {
         return;
     };
-    let legal = tracker.legal_actions();
     let result = result_lines(tracker);
+    let (picked, cursor) = picker_lines(screen, &plain_words());
     let [envelope, game] = Layout::vertical([
         Constraint::Length(
-            u16::try_from(legal.len() + result.len())
+            u16::try_from(picked.len() + result.len())
                 .unwrap_or(u16::MAX)
                 .saturating_add(5),
         ),
@@ -44,22 +44,14 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     if let Some(text) = view["prompt"]["text"].as_str() {
         lines.push(Line::raw(format!("asked: {text}")));
     }
-    if legal.is_empty() {
-        lines.push(Line::raw("no legal actions for you now"));
-    } else {
-        lines.push(Line::raw(
-            "legal actions (press the number; with values: play N VALUES in --plain):",
-        ));
-        for (i, action) in legal.iter().enumerate() {
-            lines.push(Line::raw(format!(
-                "  [{}] {}",
-                i + 1,
-                fill::describe(action)
-            )));
-        }
-    }
+    let cursor = cursor + lines.len();
+    lines.extend(picked);
+    let inside = usize::from(envelope.height.saturating_sub(2)).max(1);
+    let scroll = u16::try_from(cursor.saturating_sub(inside - 1)).unwrap_or(u16::MAX);
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" battle ")),
+        Paragraph::new(lines)
+            .scroll((scroll, 0))
+            .block(Block::bordered().title(" battle ")),
         envelope,
     );
     let mut tree = Vec::new();

@@ -8,6 +8,7 @@
 pub mod gambit;
 pub mod generic;
 pub mod heroes;
+pub mod picker;
 pub mod synergy;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -16,7 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::keys::{HELP_LINES, KEY_HINTS};
+use super::keys::{HELP_LINES, KEY_HINTS, PICKER_HELP_LINES};
 use super::reconnect::Link;
 use crate::ViewTracker;
 
@@ -38,6 +39,9 @@ pub struct Screen<'a> {
     /// Gambit: the selection and rule editor (`None`: nothing selected beyond the first
     /// character, editor closed).
     pub gambit: Option<&'a gambit::GambitUi>,
+    /// Every other ruleset but synergy: the cursor over the legal actions and the open one
+    /// being filled (`None`: cursor on the first, nothing being filled).
+    pub picker: Option<&'a crate::term::picker::Picker>,
 }
 
 impl Screen<'_> {
@@ -51,6 +55,7 @@ impl Screen<'_> {
             invite: &[],
             log_scroll: 0,
             gambit: None,
+            picker: None,
         }
     }
 
@@ -60,6 +65,19 @@ impl Screen<'_> {
         *self.link == Link::Connected && self.tracker.my_turn()
     }
 }
+
+/// Whether keys in this battle go through the legal-action picker: every ruleset with a
+/// game in play but synergy (cards by hand position) and gambit (its own selection).
+pub fn uses_picker(view: &serde_json::Value) -> bool {
+    !view["game"].is_null() && view["ruleset"] != "synergy" && view["ruleset"] != "gambit"
+}
+
+/// The key hints while the picker takes the keys.
+const PICKER_HINTS: &str =
+    "↑↓ choose · Enter/1-9 act · e end turn · PgUp/PgDn log · ? help · q quit";
+
+/// The key hints while an open action is being filled.
+const FORM_HINTS: &str = "↑↓ field · ←→ value · 1-9/space choose · Enter send · Esc back";
 
 /// Draw `screen` over the whole frame.
 pub fn draw(frame: &mut Frame, screen: &Screen) {
@@ -95,6 +113,12 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         "not connected · r reconnect · ↑↓ log · ? help · q quit"
     } else if screen.tracker.is_over() {
         "battle over · ↑↓ log · ? help · q quit"
+    } else if screen.tracker.seat().is_some() && view.is_some_and(uses_picker) {
+        if screen.picker.is_some_and(|p| p.form.is_some()) {
+            FORM_HINTS
+        } else {
+            PICKER_HINTS
+        }
     } else if screen.tracker.seat().is_some() {
         KEY_HINTS
     } else {
@@ -228,7 +252,12 @@ fn draw_help(frame: &mut Frame, area: Rect, screen: &Screen) {
     if view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null()) {
         return draw_help_box(frame, area, gambit::help_lines(screen.tracker));
     }
-    let mut text: Vec<String> = HELP_LINES.iter().map(|l| (*l).to_owned()).collect();
+    let lines: &[&str] = if view.is_some_and(uses_picker) && screen.tracker.seat().is_some() {
+        &PICKER_HELP_LINES
+    } else {
+        &HELP_LINES
+    };
+    let mut text: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
     if screen
         .tracker
         .view()

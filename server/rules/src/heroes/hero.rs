@@ -236,6 +236,17 @@ impl Hero {
         }
     }
 
+    /// How far the level-up condition is met: (now, needed), armor for the Barbarian, max
+    /// mana for the Mage. Shown to everyone as level-up progress.
+    pub fn level_progress(&self) -> (i32, i32) {
+        if self.rages() {
+            (self.armor, BARBARIAN_LEVEL_ARMOR)
+        } else {
+            let now = i32::try_from(self.max_mana).unwrap_or(i32::MAX);
+            (now, MAGE_LEVEL_MANA as i32)
+        }
+    }
+
     /// Level up once the class's condition holds (spec: once, for good).
     pub fn check_level_up(&mut self) {
         if self.levelled {

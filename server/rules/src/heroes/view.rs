@@ -119,6 +119,8 @@ struct SideView {
     hand_count: usize,
     health: i32,
     levelled: bool,
+    /// The level-up condition's progress: [now, needed] (armor, or max mana).
+    level_progress: [i32; 2],
     #[serde(serialize_with = "literal")]
     level_up: &'static str,
     mana: u32,
@@ -156,6 +158,10 @@ impl Heroes {
                 hand_count: side.hand.len(),
                 health: hero.health,
                 levelled: hero.levelled,
+                level_progress: {
+                    let (now, needed) = hero.level_progress();
+                    [now, needed]
+                },
                 level_up: hero.class.level_up,
                 mana: hero.mana,
                 max_health: hero.max_health,

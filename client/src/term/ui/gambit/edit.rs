@@ -9,8 +9,8 @@ use battle_protocol::choose::choose;
 use serde_json::Value;
 
 use super::words::{own_units, skill_name, text, unit_label, units_in_order, why_no_edit, why_not};
-use crate::fill;
-use crate::term::choice::resolve;
+use crate::fill::{self, choices};
+use crate::term::choice::{resolve, Effect};
 use crate::term::keys::{Command, Nav};
 use crate::ViewTracker;
 
@@ -45,34 +45,6 @@ pub struct Draft {
     pub conditions: Vec<Value>,
     /// The targeting mode (`null`: the skill's own).
     pub target: Value,
-}
-
-/// What a command did, when it was not refused.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Only the selection changed.
-    Nothing,
-    /// Something to tell the person (nothing is sent).
-    Note(String),
-    /// Send this action (one of `legal`, or admitted by an open entry of it).
-    Send(Value),
-}
-
-/// The values a schema lists (`const`, `enum`, `anyOf` of those, `null`).
-pub fn choices(schema: &Value) -> Vec<Value> {
-    if let Some(value) = schema.get("const") {
-        return vec![value.clone()];
-    }
-    if let Some(values) = schema["enum"].as_array() {
-        return values.clone();
-    }
-    if let Some(options) = schema["anyOf"].as_array() {
-        return options.iter().flat_map(choices).collect();
-    }
-    if schema["type"] == "null" {
-        return vec![Value::Null];
-    }
-    Vec::new()
 }
 
 /// The schema of parameter `name` of an open entry.

@@ -23,7 +23,8 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 use serde_json::Value;
 
-pub use edit::{choices, phase_action, set_rule_entry, Draft, Effect, GambitUi};
+pub use crate::term::choice::Effect;
+pub use edit::{phase_action, set_rule_entry, Draft, GambitUi};
 pub use help::{help_lines, key_hints, PLAIN_HELP};
 pub use words::{is_gambit, result_lines};
 

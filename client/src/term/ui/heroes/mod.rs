@@ -18,10 +18,12 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
+use super::picker::{picker_lines, Words};
 use super::{draw_result_box, move_marker, Screen};
 use crate::term::outcome::{result_lines, verdict, Verdict};
 use crate::term::presence::{presence, Presence};
-use words::{action_line, combat_lines, decision, minion_line, player, text};
+use words::value_name;
+use words::{action_line, combat_lines, decision, field_label, minion_line, player, text};
 
 /// Lines a hero takes in its box above the battlefield.
 const HERO_ROWS: usize = 5;
@@ -46,8 +48,10 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     // Both columns of the middle row are half the width, less their borders.
     let inner = usize::from((area.width / 2).saturating_sub(2));
     let hand_rows = wrapped_rows(&hand_lines(game, me), inner);
-    let asked_rows = wrapped_rows(&asked_lines(view, screen), inner);
-    let middle_rows = (hand_rows + 2 + 7).max(asked_rows + 2);
+    let (asked, cursor_line) = asked_lines(view, screen);
+    let asked_rows = wrapped_rows(&asked, inner);
+    let market_rows = wrapped_rows(&market_lines(game), inner);
+    let middle_rows = (hand_rows + 2 + market_rows + 2).max(asked_rows + 2);
     let [top, heroes, middle, log] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(rows(HERO_ROWS + 1 + most + 2)),
@@ -64,7 +68,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         draw_hero(frame, rect, view, seat, me);
     }
 
-    let [cards, asked] =
+    let [cards, asked_area] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(middle);
     let [hand, market] =
         Layout::vertical([Constraint::Length(rows(hand_rows + 2)), Constraint::Min(3)])
@@ -72,18 +76,24 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     draw_hand(frame, hand, game, me);
     draw_market(frame, market, game);
     if tracker.is_over() {
-        draw_result(frame, asked, screen);
+        draw_result(frame, asked_area, screen);
     } else {
         let style = if screen.my_move() {
             Style::new().fg(Color::Cyan)
         } else {
             Style::new()
         };
+        // Keep the cursor's line in sight when the box is shorter than the list.
+        let width = usize::from(asked_area.width.saturating_sub(2));
+        let before = wrapped_rows(&asked[..cursor_line.min(asked.len())], width);
+        let inside = usize::from(asked_area.height.saturating_sub(2)).max(1);
+        let scroll = rows((before + 1).saturating_sub(inside));
         frame.render_widget(
-            Paragraph::new(asked_lines(view, screen))
+            Paragraph::new(asked)
                 .wrap(Wrap { trim: false })
+                .scroll((scroll, 0))
                 .block(Block::bordered().title(" now ").border_style(style)),
-            asked,
+            asked_area,
         );
     }
 
@@ -160,10 +170,15 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
         player(seat),
         text(&side["class"])
     );
-    let level = if side["levelled"] == true {
-        "levelled up".to_owned()
-    } else {
-        format!("level up: {}", text(&side["level_up"]))
+    let level = match (side["levelled"] == true, side["level_progress"].as_array()) {
+        (true, _) => format!("Levelled up ({})", text(&side["level_up"])),
+        (false, Some(progress)) => format!(
+            "Level up {}/{}: {}",
+            progress[0],
+            progress[1],
+            text(&side["level_up"])
+        ),
+        (false, None) => format!("Level up: {}", text(&side["level_up"])),
     };
     let gear: Vec<String> = SLOTS
         .iter()
@@ -196,14 +211,9 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
             side["gold"]
         )),
         Line::raw(format!(
-            "{} {} · {level}",
+            "{} {} · Hand {} · Deck {} · Discard {}{}",
             text(&side["resource_name"]),
-            side["resource"]
-        )),
-        Line::raw(format!("Equipment: {}", none(gear))),
-        Line::raw(format!("Upgrades: {}", none(upgrades))),
-        Line::raw(format!(
-            "Hand {} · Deck {} · Discard {}{}",
+            side["resource"],
             side["hand_count"],
             side["deck_count"],
             side["discard"].as_array().map_or(0, Vec::len),
@@ -213,6 +223,9 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
                 ""
             }
         )),
+        Line::raw(level),
+        Line::raw(format!("Equipment: {}", none(gear))),
+        Line::raw(format!("Upgrades: {}", none(upgrades))),
         Line::styled("Battlefield:", Style::new().add_modifier(Modifier::BOLD)),
     ];
     let own: Vec<Line> = game["minions"]
@@ -288,10 +301,10 @@ fn draw_hand(frame: &mut Frame, area: Rect, game: &Value, me: Option<usize>) {
     );
 }
 
-/// The market: its tier and five slots (numbered as `buy` counts them, from 0) with cost:
-/// names only, the half-width column has no room for what each item does.
-fn draw_market(frame: &mut Frame, area: Rect, game: &Value) {
-    let lines: Vec<Line> = game["market"]
+/// The market's five slots (numbered as `buy` counts them, from 0), each with its cost and
+/// what the item does.
+fn market_lines(game: &Value) -> Vec<Line<'static>> {
+    game["market"]
         .as_array()
         .into_iter()
         .flatten()
@@ -300,24 +313,33 @@ fn draw_market(frame: &mut Frame, area: Rect, game: &Value) {
             if item.is_null() {
                 Line::raw(format!("{slot}. (bought)"))
             } else {
-                Line::raw(format!(
-                    "{slot}. {} · {} gold",
-                    text(&item["name"]),
-                    item["cost"]
-                ))
+                Line::from(vec![
+                    Span::styled(
+                        format!("{slot}. {} · {} gold", text(&item["name"]), item["cost"]),
+                        Style::new().add_modifier(Modifier::BOLD),
+                    ),
+                    Span::raw(format!(" {}", text(&item["text"]))),
+                ])
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The market box: its tier over [`market_lines`].
+fn draw_market(frame: &mut Frame, area: Rect, game: &Value) {
     let title = format!(" market · {} tier ", text(&game["market_tier"]));
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title)),
+        Paragraph::new(market_lines(game))
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(title)),
         area,
     );
 }
 
 /// What is asked now (the prompt, else the decision in words), the combat in progress and
-/// the legal actions numbered for the digit keys.
-fn asked_lines(view: &Value, screen: &Screen) -> Vec<Line<'static>> {
+/// the legal actions to choose from (or the open one being filled), with the line the
+/// cursor is on.
+fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
     let game = &view["game"];
     let asked = view["prompt"]["text"]
         .as_str()
@@ -327,27 +349,22 @@ fn asked_lines(view: &Value, screen: &Screen) -> Vec<Line<'static>> {
         Style::new().add_modifier(Modifier::BOLD),
     )];
     lines.extend(combat_lines(game).into_iter().map(Line::raw));
-    let legal = screen.tracker.legal_actions();
     if screen.tracker.seat().is_none() {
         lines.push(Line::raw("Spectating: both sides' public state, no hand."));
-    } else if legal.is_empty() {
-        lines.push(Line::raw("Nothing for you to do now."));
-    } else {
-        lines.push(Line::styled(
-            "Press a number to act (open ones: play N VALUES in --plain):",
-            Style::new().add_modifier(Modifier::DIM),
-        ));
-        for (i, entry) in legal.iter().enumerate() {
-            lines.push(Line::from(vec![
-                Span::styled(
-                    format!("[{}] ", i + 1),
-                    Style::new().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(action_line(game, entry)),
-            ]));
-        }
+        return (lines, 0);
     }
-    lines
+    let entry = |e: &Value| action_line(game, e);
+    let value = |v: &Value| value_name(game, v);
+    let label = |e: &Value, f: &crate::term::form::Field| field_label(game, e, &f.name, f.item);
+    let words = Words {
+        entry: &entry,
+        value: &value,
+        label: &label,
+    };
+    let (picked, cursor) = picker_lines(screen, &words);
+    let cursor = cursor + lines.len();
+    lines.extend(picked);
+    (lines, cursor)
 }
 
 /// The result box, coloured for the viewer.

@@ -178,42 +178,113 @@ fn hand_card<'a>(game: &'a Value, id: &Value) -> Option<&'a Value> {
         .find(|card| card["id"] == *id)
 }
 
-/// A legal entry as [`fill::describe`] has it, followed by the names of what it refers to
-/// ("play card=25 — Cleave", "buy slot=2 — Scholar's Pin (7 gold)").
+/// A value being chosen in words: a minion or a card of a hand by id, a target, or
+/// "nobody" for `null` (a blocker that blocks nothing).
+pub fn value_name(game: &Value, value: &Value) -> String {
+    match value {
+        Value::Null => "nobody".to_owned(),
+        Value::String(_) => target_name(game, value).unwrap_or_else(|| text(value)),
+        id => match (minion(game, id), hand_card(game, id)) {
+            (Some(_), _) => minion_name(game, id),
+            (None, Some(card)) => format!("{} #{id}", text(&card["name"])),
+            (None, None) => text(id),
+        },
+    }
+}
+
+/// A field of an open entry in words: the blocker an item of `block` is for, else what
+/// the field chooses ("cards to put back", "attackers", "target", "spend").
+pub fn field_label(game: &Value, entry: &Value, name: &str, item: Option<usize>) -> String {
+    match (entry["kind"].as_str(), item) {
+        (Some("block"), Some(i)) => format!("{} blocks", minion_name(game, &entry["blockers"][i])),
+        (Some("mulligan"), None) => "cards to put back".to_owned(),
+        (Some("order"), None) => "damage order, first to last".to_owned(),
+        (_, Some(i)) => format!("{name} {}", i + 1),
+        (_, None) => name.replace('_', " "),
+    }
+}
+
+/// A legal entry in a player's words, naming the cards, minions and items it refers to:
+/// "play Cleave", "Attack Apprentice #43 (2 mana)", "buy Rally Horn (3 gold)"; an open entry
+/// says what is left to choose ("play Blood Frenzy: choose the target"). Anything else as
+/// [`fill::describe`] has it.
 pub fn action_line(game: &Value, entry: &Value) -> String {
-    let described = fill::describe(entry);
-    let named = match entry["kind"].as_str() {
+    let open: Vec<String> = fill::parameters(entry)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let choose = |what: &str| {
+        if open.is_empty() {
+            String::new()
+        } else {
+            format!(": choose {what}")
+        }
+    };
+    let line = match entry["kind"].as_str() {
         Some("play") => hand_card(game, &entry["card"]).map(|card| {
             let target = target_name(game, &entry["target"])
                 .map(|t| format!(" at {t}"))
                 .unwrap_or_default();
-            format!("{}{target}", text(&card["name"]))
+            let spend = match entry["spend"].as_u64() {
+                Some(n) if n > 0 => format!(", spending {n}"),
+                _ => String::new(),
+            };
+            let what: Vec<&str> = open
+                .iter()
+                .map(|p| {
+                    if p == "spend" {
+                        "how much to spend"
+                    } else {
+                        "the target"
+                    }
+                })
+                .collect();
+            format!(
+                "play {}{target}{spend}{}",
+                text(&card["name"]),
+                choose(&what.join(" and "))
+            )
         }),
         Some("buy") => entry["slot"]
             .as_u64()
             .and_then(|slot| game["market"].get(slot as usize))
             .filter(|item| !item.is_null())
-            .map(|item| format!("{} ({} gold)", text(&item["name"]), item["cost"])),
-        Some("attack" | "relic") => target_name(game, &entry["target"]),
+            .map(|item| format!("buy {} ({} gold)", text(&item["name"]), item["cost"])),
+        Some("attack") => {
+            target_name(game, &entry["target"]).map(|t| format!("Attack {t} (2 mana)"))
+        }
+        Some("relic") => Some(match target_name(game, &entry["target"]) {
+            Some(t) => format!("use the relic on {t}"),
+            None => "use the relic".to_owned(),
+        }),
         Some("choose_first") => entry["first"]
             .as_u64()
             .map(|seat| format!("{} goes first", player(seat as usize))),
-        Some("defend") if game["phase"] == "combat" && !entry["source"].is_null() => {
-            Some(format!("against {}", minion_name(game, &entry["source"])))
-        }
+        Some("mulligan") => Some(format!("mulligan{}", choose("the cards to put back"))),
+        Some("fight") => Some(format!("declare attackers{}", choose("who attacks"))),
+        Some("block") => Some(format!(
+            "declare blockers{}",
+            choose("what each one blocks")
+        )),
+        Some("defend") if game["phase"] == "combat" && !entry["source"].is_null() => Some(format!(
+            "Defensive Ability against {}",
+            minion_name(game, &entry["source"])
+        )),
         Some("defend") if entry["source"].is_null() => Some("no defence".to_owned()),
+        Some("defend") => Some(format!(
+            "Defensive Ability against hit #{}",
+            entry["source"]
+        )),
         Some("order") => Some(format!(
-            "the blockers of {}",
-            minion_name(game, &entry["attacker"])
+            "order the blockers of {}{}",
+            minion_name(game, &entry["attacker"]),
+            choose("the damage order")
         )),
         Some("hero_power") => Some("use the hero power".to_owned()),
         Some("end_turn") => Some("end the turn (e)".to_owned()),
         _ => None,
     };
-    match named {
-        Some(named) => format!("{described} — {named}"),
-        None => described,
-    }
+    line.unwrap_or_else(|| fill::describe(entry))
 }
 
 #[cfg(test)]
@@ -228,22 +299,33 @@ mod tests {
             "sides": [{"hand": [{"id": 25, "name": "Cleave"}]}, {}]});
         assert_eq!(
             action_line(&game, &json!({"kind": "buy", "slot": 1})),
-            "buy slot=1 — Radiance (8 gold)"
+            "buy Radiance (8 gold)"
         );
         assert_eq!(
             action_line(&game, &json!({"kind": "attack", "target": "minion:43"})),
-            "attack target=minion:43 — Apprentice #43"
+            "Attack Apprentice #43 (2 mana)"
         );
         assert_eq!(
             action_line(&game, &json!({"kind": "attack", "target": "hero:1"})),
-            "attack target=hero:1 — Player 2's hero"
+            "Attack Player 2's hero (2 mana)"
         );
         assert_eq!(
             action_line(
                 &game,
                 &json!({"kind": "play", "card": 25, "target": null, "spend": 0})
             ),
-            "play card=25 spend=0 target=null — Cleave"
+            "play Cleave"
+        );
+        let open = json!({"kind": "play", "card": 25, "target": {"$choose": {"enum": ["hero:1"]}},
+            "spend": {"$choose": {"type": "integer", "minimum": 0, "maximum": 3}}});
+        assert_eq!(
+            action_line(&game, &open),
+            "play Cleave: choose how much to spend and the target"
+        );
+        assert_eq!(
+            action_line(&game, &json!({"kind": "swap"})),
+            "swap",
+            "an unknown kind as the protocol describes it"
         );
     }
 

@@ -1,0 +1,180 @@
+//! Drawing the legal-action [`Picker`]: the legal entries numbered, the one under the cursor
+//! marked, and while an open entry is being filled its fields, each with the values it may
+//! take (the chosen one marked, a list's picks numbered in the order chosen). A panel gives
+//! the words for entries, values and fields ([`Words`]); [`plain_words`] serves any ruleset.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use super::Screen;
+use crate::fill;
+use crate::term::form::{Choice, Field, Form};
+use crate::term::picker::Picker;
+
+/// How a panel names what the picker shows.
+pub struct Words<'a> {
+    /// A legal entry in words.
+    pub entry: &'a dyn Fn(&Value) -> String,
+    /// A value of a field (a card id, a target, `null`).
+    pub value: &'a dyn Fn(&Value) -> String,
+    /// A field's label, given the entry it belongs to.
+    pub label: &'a dyn Fn(&Value, &Field) -> String,
+}
+
+/// A value as text: strings without quotes, `null` as "none".
+pub fn plain_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Null => "none".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// A field's label: its member name, with the item's number in a list.
+pub fn plain_label(_entry: &Value, field: &Field) -> String {
+    match field.item {
+        Some(i) => format!("{} {}", field.name, i + 1),
+        None => field.name.clone(),
+    }
+}
+
+/// Words for any ruleset: [`fill::describe`], [`plain_value`], [`plain_label`].
+pub fn plain_words() -> Words<'static> {
+    Words {
+        entry: &fill::describe,
+        value: &plain_value,
+        label: &plain_label,
+    }
+}
+
+/// The picker's lines for `screen`'s seat, and the line the cursor is on (for scrolling).
+/// A spectator, or a seat with nothing legal, gets one line saying so.
+pub fn picker_lines(screen: &Screen, words: &Words) -> (Vec<Line<'static>>, usize) {
+    let default = Picker::default();
+    let picker = screen.picker.unwrap_or(&default);
+    let legal = screen.tracker.legal_actions();
+    if screen.tracker.seat().is_none() {
+        return (vec![Line::raw("Spectating: nothing to choose.")], 0);
+    }
+    if legal.is_empty() {
+        return (vec![Line::raw("Nothing for you to do now.")], 0);
+    }
+    if let Some(form) = &picker.form {
+        return form_lines(form, words);
+    }
+    let dim = Style::new().add_modifier(Modifier::DIM);
+    let mut lines = vec![Line::styled(
+        "↑↓ + Enter or 1-9 to act; e ends the turn:",
+        dim,
+    )];
+    let cursor = picker.cursor.min(legal.len() - 1);
+    for (i, entry) in legal.iter().enumerate() {
+        let open = if fill::is_open(entry) { " …" } else { "" };
+        let text = format!("[{}] {}{open}", i + 1, (words.entry)(entry));
+        lines.push(if i == cursor {
+            Line::styled(
+                format!("▸{text}"),
+                Style::new().add_modifier(Modifier::REVERSED),
+            )
+        } else {
+            Line::raw(format!(" {text}"))
+        });
+    }
+    (lines, cursor + 1)
+}
+
+/// The form's lines: the entry, each field with its values, then how to send.
+fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::styled(
+        format!("Choosing: {}", (words.entry)(&form.entry)),
+        bold,
+    )];
+    let mut at_line = 0;
+    for (i, field) in form.fields.iter().enumerate() {
+        let here = i == form.at;
+        if here {
+            at_line = lines.len();
+        }
+        let marker = if here { "▸ " } else { "  " };
+        let mut spans = vec![Span::styled(
+            format!("{marker}{}: ", (words.label)(&form.entry, field)),
+            if here { bold } else { Style::new() },
+        )];
+        spans.extend(choice_spans(&field.choice, here, words));
+        lines.push(Line::from(spans));
+    }
+    let hint = match &form.field().choice {
+        Choice::One { .. } => "←→ or 1-9 choose",
+        Choice::Number { .. } => "←→ or 0-9 set the number",
+        Choice::Many { .. } => "1-9 (or ←→ and space) choose in order, again to take back",
+    };
+    let more = if form.fields.len() > 1 {
+        " · ↑↓ field"
+    } else {
+        ""
+    };
+    lines.push(Line::styled(
+        format!("{hint}{more} · Enter sends · Esc goes back"),
+        Style::new().add_modifier(Modifier::DIM),
+    ));
+    (lines, at_line)
+}
+
+/// A field's values: numbered options with the chosen ones marked.
+fn choice_spans(choice: &Choice, here: bool, words: &Words) -> Vec<Span<'static>> {
+    let picked = Style::new().add_modifier(Modifier::REVERSED);
+    let under = Style::new().add_modifier(Modifier::UNDERLINED);
+    match choice {
+        Choice::One { options, chosen } => options
+            .iter()
+            .enumerate()
+            .flat_map(|(i, option)| {
+                let text = format!("{}.{}", i + 1, (words.value)(option));
+                // Brackets as well as the colour, for terminals (and logs) without styles.
+                let span = if i == *chosen {
+                    Span::styled(format!("[{text}]"), picked)
+                } else {
+                    Span::raw(text)
+                };
+                [span, Span::raw(" ")]
+            })
+            .collect(),
+        Choice::Number { min, max, value } => vec![
+            Span::styled(format!("[{value}]"), picked),
+            Span::raw(format!(" ({min} to {max})")),
+        ],
+        Choice::Many {
+            options,
+            chosen,
+            cursor,
+            min,
+            max,
+        } => {
+            let mut spans: Vec<Span> = options
+                .iter()
+                .enumerate()
+                .flat_map(|(i, option)| {
+                    let order = chosen.iter().position(|&c| c == i);
+                    let mark = order.map_or(String::new(), |o| format!("({})", o + 1));
+                    let text = format!("{}.{}{mark}", i + 1, (words.value)(option));
+                    let style = match (order.is_some(), here && i == *cursor) {
+                        (true, true) => picked.add_modifier(Modifier::UNDERLINED),
+                        (true, false) => picked,
+                        (false, true) => under,
+                        (false, false) => Style::new(),
+                    };
+                    [Span::styled(text, style), Span::raw(" ")]
+                })
+                .collect();
+            let range = if min == max {
+                format!("[{min}]")
+            } else {
+                format!("[{min} to {max}]")
+            };
+            spans.push(Span::raw(range));
+            spans
+        }
+    }
+}
