@@ -1,6 +1,7 @@
 //! Server settings, shared by the binary's flags and by tests that start a server in-process.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use battle_rules::catalog::catalog;
@@ -31,6 +32,11 @@ pub struct Config {
     /// decides for them ([`Ruleset::timeout`](battle_rules::Ruleset::timeout)); `None`: no
     /// clock. The hook that turn clocks plug into; no flag sets it yet.
     pub turn_limit: Option<Duration>,
+    /// Where battles are kept (`None`: in memory only, lost when the process ends).
+    pub data_dir: Option<PathBuf>,
+    /// Commits wait for the disk (survive power loss), not only for the operating system
+    /// (survive a killed process).
+    pub fsync: bool,
 }
 
 impl Default for Config {
@@ -46,6 +52,8 @@ impl Default for Config {
             max_frame_bytes: 64 * 1024,
             rulesets: catalog().iter().collect(),
             turn_limit: None,
+            data_dir: None,
+            fsync: false,
         }
     }
 }
@@ -56,7 +64,7 @@ impl Config {
         self.rulesets.iter().copied().find(|entry| entry.id == id)
     }
 
-    /// Settings for tests: an ephemeral loopback port and no pacing.
+    /// Settings for tests: an ephemeral loopback port, no pacing, battles in memory only.
     pub fn for_tests() -> Self {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),

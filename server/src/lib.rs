@@ -9,6 +9,7 @@ pub mod config;
 pub mod connection;
 pub mod lobby;
 pub mod server;
+pub mod store;
 
 /// The rulesets, the view pipeline and the input log (the pure part of the server).
 pub use battle_rules as rules;

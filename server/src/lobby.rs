@@ -4,7 +4,7 @@
 //! summary its actor keeps up to date for `list`. An actor removes its own entry when the
 //! battle expires.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
@@ -15,6 +15,8 @@ use serde_json::Value;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
+use crate::connection::outbox::{ConnId, Outbox};
+use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
 /// A refused lobby request: the code and the sentence for the client.
 pub type Refusal = (ErrorCode, String);
@@ -43,18 +45,96 @@ pub struct Lobby {
     created: AtomicU64,
     /// The rulesets on offer as `welcome` lists them.
     rulesets: Vec<RulesetInfo>,
+    /// Where battles are kept (or nowhere).
+    store: Store,
+    /// Every open connection, to close them all when the server drains.
+    connections: DashMap<ConnId, Outbox>,
+    /// The server is shutting down: new requests are refused.
+    draining: AtomicBool,
 }
 
 impl Lobby {
-    /// An empty lobby.
-    pub fn new(config: Config) -> Arc<Lobby> {
+    /// An empty lobby keeping its battles in `store`.
+    pub fn new(config: Config, store: Store) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         Arc::new(Lobby {
             battles: DashMap::new(),
             config,
             created: AtomicU64::new(0),
             rulesets,
+            store,
+            connections: DashMap::new(),
+            draining: AtomicBool::new(false),
         })
+    }
+
+    /// A connection opened.
+    pub(crate) fn connected(&self, outbox: &Outbox) {
+        self.connections.insert(outbox.id(), outbox.clone());
+    }
+
+    /// A connection ended.
+    pub(crate) fn disconnected(&self, conn: ConnId) {
+        self.connections.remove(&conn);
+    }
+
+    /// How many connections are open.
+    pub fn connection_count(&self) -> usize {
+        self.connections.len()
+    }
+
+    /// From now on, refuse new requests (the server is shutting down).
+    pub fn set_draining(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    /// Whether the server is shutting down.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    /// Close every connection with 1001 ("going away"), after what it is owed; how many.
+    pub(crate) fn close_connections(&self) -> usize {
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+        let mut closed = 0;
+        for entry in self.connections.iter() {
+            entry.value().close(CloseCode::Away, "server shutting down");
+            closed += 1;
+        }
+        closed
+    }
+
+    /// Where battles are kept.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Bring back the battles the store kept, each replayed from its seed and input log,
+    /// and start their actors. Returns how many came back; a battle that cannot be replayed
+    /// (its ruleset gone or changed) is left out, with a warning.
+    pub fn restore(self: &Arc<Self>, saved: Vec<SavedBattle>) -> usize {
+        let mut restored = 0;
+        for battle in saved {
+            let id = battle.created.battle.clone();
+            let private = battle.created.private;
+            match battle::restore(battle, self.clone()) {
+                Ok((actor, handle, summary)) => {
+                    self.battles.insert(
+                        id,
+                        Entry {
+                            handle,
+                            summary,
+                            private,
+                            created: self.created.fetch_add(1, Ordering::Relaxed),
+                        },
+                    );
+                    tokio::spawn(Box::new(actor).run());
+                    restored += 1;
+                }
+                Err(why) => tracing::warn!(battle = %id, %why, "battle not restored"),
+            }
+        }
+        restored
     }
 
     /// The server's settings.
@@ -67,8 +147,9 @@ impl Lobby {
         &self.rulesets
     }
 
-    /// Create a battle and start its actor; returns the new battle's id.
-    pub fn create(self: &Arc<Self>, request: CreateRequest) -> Result<String, Refusal> {
+    /// Create a battle and start its actor; returns the new battle's id and the ticket its
+    /// creation is committed with (the reply waits for it).
+    pub fn create(self: &Arc<Self>, request: CreateRequest) -> Result<(String, Ticket), Refusal> {
         let entry = self.config.ruleset(&request.ruleset).ok_or_else(|| {
             let known: Vec<&str> = self.config.rulesets.iter().map(|e| e.id).collect();
             (
@@ -117,15 +198,24 @@ impl Lobby {
             }
         }
         let battle_id = self.fresh_id();
+        let pace_ms = request.pace_ms.unwrap_or(self.config.default_pace_ms);
+        let ticket = self.store.append(Record::Created(Box::new(Created {
+            battle: battle_id.clone(),
+            ruleset: entry.id.to_string(),
+            version: entry.version,
+            options: options.to_string(),
+            seed,
+            bots: bots.clone(),
+            pace_ms,
+            private: request.private,
+        })));
         let setup = BattleSetup {
             battle_id: battle_id.clone(),
             game,
             options,
             seed,
             bots,
-            pace: std::time::Duration::from_millis(
-                request.pace_ms.unwrap_or(self.config.default_pace_ms),
-            ),
+            pace: std::time::Duration::from_millis(pace_ms),
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
         self.battles.insert(
@@ -139,7 +229,7 @@ impl Lobby {
         );
         tokio::spawn(Box::new(actor).run());
         tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
-        Ok(battle_id)
+        Ok((battle_id, ticket))
     }
 
     /// The handle of a live battle.

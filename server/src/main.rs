@@ -1,4 +1,5 @@
-//! `battle-server`: runs the battle server until Ctrl-C.
+//! `battle-server`: runs the battle server until Ctrl-C or SIGTERM, then drains it (every
+//! battle is committed to the data directory and continues on the next start).
 
 /// mimalloc: the view pipeline allocates and frees many small blocks per move; glibc's
 /// small per-thread cache overflows under that churn.
@@ -7,6 +8,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -47,6 +49,15 @@ struct Args {
     /// Largest client frame accepted, in bytes.
     #[arg(long, env = "BATTLE_MAX_FRAME_BYTES", default_value_t = 65_536)]
     max_frame_bytes: usize,
+    /// Where battles are kept (a SQLite database, created on the first run), so that a
+    /// killed or restarted server brings every unfinished battle back; `none` keeps them in
+    /// memory only.
+    #[arg(long, env = "BATTLE_DATA_DIR", default_value = "./battle-data")]
+    data_dir: String,
+    /// Make every commit wait for the disk: battles then survive power loss too, not only a
+    /// killed process, at the cost of one disk flush per group of commits.
+    #[arg(long, env = "BATTLE_FSYNC")]
+    fsync: bool,
 }
 
 impl From<Args> for Config {
@@ -60,6 +71,8 @@ impl From<Args> for Config {
             outbox_capacity: args.outbox_capacity,
             battle_queue: args.battle_queue,
             max_frame_bytes: args.max_frame_bytes,
+            data_dir: (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir)),
+            fsync: args.fsync,
             ..Config::default()
         }
     }
@@ -81,10 +94,10 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     println!("battle-server listening on {}", server.url());
-    tokio::signal::ctrl_c()
+    battle_server::server::stop_signal()
         .await
-        .context("waiting for Ctrl-C")?;
-    tracing::info!("shutting down");
-    server.shutdown().await;
+        .context("waiting for Ctrl-C or SIGTERM")?;
+    tracing::info!("shutting down: committing every battle and closing connections");
+    server.drain().await;
     Ok(())
 }

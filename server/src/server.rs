@@ -1,6 +1,11 @@
-//! Listening for connections and running the server until it is shut down.
+//! Listening for connections and running the server until it is shut down: opening the
+//! store and restoring its battles first, and on the way out draining in order (stop
+//! accepting, let in-flight requests finish, commit the log, close every connection with
+//! 1001 "going away").
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::oneshot;
@@ -9,6 +14,13 @@ use tokio::task::JoinHandle;
 use crate::config::Config;
 use crate::connection;
 use crate::lobby::Lobby;
+use crate::store::Store;
+
+/// How long in-flight requests get to reach their battles when the server drains.
+const IN_FLIGHT_GRACE: Duration = Duration::from_millis(200);
+
+/// How long connections get to take their last frames and the close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// A server accepting connections in the background.
 pub struct RunningServer {
@@ -16,6 +28,7 @@ pub struct RunningServer {
     pub addr: SocketAddr,
     stop: oneshot::Sender<()>,
     task: JoinHandle<()>,
+    lobby: Arc<Lobby>,
 }
 
 impl RunningServer {
@@ -28,6 +41,30 @@ impl RunningServer {
     pub async fn shutdown(self) {
         let _ = self.stop.send(());
         let _ = self.task.await;
+    }
+
+    /// The lobby: its battles, its store, its connections.
+    pub fn lobby(&self) -> &Arc<Lobby> {
+        &self.lobby
+    }
+
+    /// Shut down cleanly: stop accepting, refuse new requests and give those in flight time
+    /// to reach their battles, commit the input log, then close every connection with 1001
+    /// ("going away") after the frames it was owed. A restarted server on the same data
+    /// directory continues every battle.
+    pub async fn drain(self) {
+        let lobby = self.lobby.clone();
+        self.shutdown().await;
+        lobby.set_draining();
+        tokio::time::sleep(IN_FLIGHT_GRACE).await;
+        lobby.store().flush().await;
+        let open = lobby.close_connections();
+        let deadline = Instant::now() + CLOSE_GRACE;
+        while lobby.connection_count() > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        lobby.store().close().await;
+        tracing::info!(connections = open, "drained");
     }
 }
 
@@ -50,13 +87,31 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Bind `config.listen` and accept connections in a background task.
+/// Open the store (restoring its battles), bind `config.listen` and accept connections in a
+/// background task.
 pub async fn start(config: Config) -> std::io::Result<RunningServer> {
+    let (store, saved) = match &config.data_dir {
+        Some(dir) => Store::open(dir, config.fsync).map_err(std::io::Error::other)?,
+        None => (Store::none(), Vec::new()),
+    };
     let listener = listen(config.listen)?;
     let addr = listener.local_addr()?;
-    let lobby = Lobby::new(config);
+    let lobby = Lobby::new(config, store);
+    if !saved.is_empty() {
+        let started = Instant::now();
+        let found = saved.len();
+        let restored = lobby.restore(saved);
+        tracing::info!(
+            restored,
+            found,
+            ms = started.elapsed().as_millis() as u64,
+            "battles restored from the store"
+        );
+    }
     let (stop, mut stopped) = oneshot::channel();
+    let accepting = lobby.clone();
     let task = tokio::spawn(async move {
+        let lobby = accepting;
         loop {
             tokio::select! {
                 _ = &mut stopped => break,
@@ -74,5 +129,26 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
         }
     });
     tracing::info!(%addr, "listening");
-    Ok(RunningServer { addr, stop, task })
+    Ok(RunningServer {
+        addr,
+        stop,
+        task,
+        lobby,
+    })
+}
+
+/// Wait for Ctrl-C (SIGINT) or, on Unix, SIGTERM: the signals that drain the server.
+pub async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut term = signal(SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result?,
+            _ = term.recv() => {}
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await
 }

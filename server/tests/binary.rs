@@ -9,8 +9,10 @@ use std::time::Duration;
 
 #[test]
 fn listens_on_a_host_name_and_logs_plainly_to_stderr() {
+    let data = std::env::temp_dir().join(format!("battle-binary-{}", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_battle-server"))
-        .args(["--listen", "localhost:0"])
+        .args(["--listen", "localhost:0", "--data-dir"])
+        .arg(&data)
         .env("RUST_LOG", "info")
         .env_remove("BATTLE_LISTEN")
         .stdout(Stdio::piped())
@@ -28,6 +30,7 @@ fn listens_on_a_host_name_and_logs_plainly_to_stderr() {
     // Stop it whatever happened, then read what it logged.
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&data);
     let mut logs = String::new();
     child
         .stderr

@@ -58,7 +58,12 @@ pub struct Seated {
 impl Client {
     /// Connect to `server` under `name`.
     pub async fn connect(server: &RunningServer, name: &str) -> Client {
-        let conn = tokio::time::timeout(TIMEOUT, Connection::connect(&server.url()))
+        Client::connect_url(&server.url(), name).await
+    }
+
+    /// Connect to the server at `url` (a server in another process, say) under `name`.
+    pub async fn connect_url(url: &str, name: &str) -> Client {
+        let conn = tokio::time::timeout(TIMEOUT, Connection::connect(url))
             .await
             .unwrap_or_else(|_| panic!("{name}: connect timed out"))
             .unwrap_or_else(|e| panic!("{name}: connect failed: {e}"));

@@ -7,6 +7,10 @@
 //! bot's move, an engine step, a timeout, the seats' setups at the start, is recorded in the
 //! input log and published from the view before it; moves all pass through
 //! [`BattleActor::submit`]. Who joins, watches and leaves is handled in `membership.rs`.
+//!
+//! With a durable store, every record (an input, a seat taken or given back, the end) is
+//! handed to the store, and everything the actor sends afterwards carries the record's
+//! ticket: it leaves only once the store has committed it (see `crate::store`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +33,7 @@ use super::handle::BattleHandle;
 use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
+use crate::store::{Record, Ticket};
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -55,7 +60,10 @@ pub struct BattleActor {
     pub(super) shown_seats: Vec<SeatInfo>,
     /// One audience per seat (indexed by seat), then the spectators' audience last.
     pub(super) audiences: Vec<Audience>,
-    log: InputLog,
+    pub(super) log: InputLog,
+    /// The ticket of the last record handed to the store: whatever the actor sends leaves
+    /// once it is committed (0: nothing to wait for).
+    pub(super) ticket: Ticket,
     bot_rng: ChaCha8Rng,
     pace: Duration,
     rx: mpsc::Receiver<Command>,
@@ -81,6 +89,20 @@ pub fn prepare(
     lobby: Arc<Lobby>,
 ) -> (BattleActor, BattleHandle, BattleSummary) {
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
+    let mut actor = build(setup, lobby, rx, Seats::new);
+    actor.start_when_seated();
+    actor.summary = actor.build_summary();
+    let summary = actor.summary.clone();
+    (actor, BattleHandle::new(tx), summary)
+}
+
+/// The actor for `setup` with its seats (from `seats`), before anything happened.
+pub(super) fn build(
+    setup: BattleSetup,
+    lobby: Arc<Lobby>,
+    rx: mpsc::Receiver<Command>,
+    seats: impl FnOnce(usize, &[Seat]) -> Seats,
+) -> BattleActor {
     let seat_count = setup.game.seat_count();
     let mut audiences: Vec<Audience> = (0..seat_count)
         .map(|seat| Audience::new(Viewer::Seat(seat)))
@@ -88,9 +110,10 @@ pub fn prepare(
     audiences.push(Audience::new(Viewer::Spectator));
     let mut actor = BattleActor {
         log: InputLog::new(&*setup.game, setup.options, setup.seed),
+        ticket: 0,
         id: setup.battle_id,
         status: BattleStatus::Waiting,
-        seats: Seats::new(seat_count, &setup.bots),
+        seats: seats(seat_count, &setup.bots),
         shown_seats: Vec::new(),
         audiences,
         bot_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5eed_b075),
@@ -112,13 +135,31 @@ pub fn prepare(
         summary_dirty: false,
     };
     actor.shown_seats = actor.seats.infos();
-    actor.start_when_seated();
-    actor.summary = actor.build_summary();
-    let summary = actor.summary.clone();
-    (actor, BattleHandle::new(tx), summary)
+    actor
 }
 
 impl BattleActor {
+    /// Hand `record` to the store; what is sent from now on waits for it.
+    pub(super) fn keep(&mut self, record: Record) {
+        let ticket = self.lobby.store().append(record);
+        if ticket != 0 {
+            self.ticket = ticket;
+        }
+    }
+
+    /// Record an accepted input in the input log, and in the store.
+    fn log_input(&mut self, input: Input) {
+        if self.lobby.store().is_durable() {
+            let record = Record::Input {
+                battle: self.id.clone(),
+                n: self.log.inputs.len(),
+                input: input.clone(),
+            };
+            self.keep(record);
+        }
+        self.log.inputs.push(input);
+    }
+
     /// Run until the battle expires.
     ///
     /// The actor lives in a box: an `async fn` taking it by value would hold it twice in its
@@ -184,9 +225,11 @@ impl BattleActor {
                     self.refuse(&holder, err.code(), &err.to_string(), None);
                 }
                 self.seats.release(seat);
+                let battle = self.id.clone();
+                self.keep(Record::SeatFreed { battle, seat });
                 return;
             }
-            self.log.inputs.push(Input::setup(seat, setup.as_ref()));
+            self.log_input(Input::setup(seat, setup.as_ref()));
         }
         self.status = BattleStatus::Playing;
         self.summary_dirty = true;
@@ -241,7 +284,7 @@ impl BattleActor {
         self.game
             .apply(seat, &action)
             .map_err(|err: RuleError| (err.code(), err.to_string()))?;
-        self.log.inputs.push(Input::act(seat, &action));
+        self.log_input(Input::act(seat, &action));
         self.after_change(Some((seat, req)), before);
         Ok(())
     }
@@ -289,6 +332,8 @@ impl BattleActor {
             self.status = BattleStatus::Finished;
             self.summary_dirty = true;
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
+            let battle = self.id.clone();
+            self.keep(Record::Finished { battle });
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
         self.publish(acted, before);
@@ -327,7 +372,7 @@ impl BattleActor {
                 .as_ref()
                 .filter(|(was, _)| was.contains(viewer))
                 .map(|(_, change)| change);
-            dropped.extend(audience.publish(id, req, log, change, &view));
+            dropped.extend(audience.publish(id, req, log, change, &view, self.ticket));
         }
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
@@ -414,7 +459,7 @@ impl BattleActor {
         match self.game.timeout(seat) {
             Ok(()) => {
                 tracing::info!(battle = %self.id, seat, "decision timed out");
-                self.log.inputs.push(Input::Timeout { seat });
+                self.log_input(Input::Timeout { seat });
                 self.after_change(None, before);
             }
             // The ruleset has no rule for it: the seat keeps its turn, untimed until the
@@ -433,7 +478,7 @@ impl BattleActor {
             let before = self.views_now();
             match self.game.advance() {
                 Ok(()) => {
-                    self.log.inputs.push(Input::Advance);
+                    self.log_input(Input::Advance);
                     self.cadence = due;
                     self.after_change(None, before);
                 }
@@ -467,12 +512,25 @@ impl BattleActor {
     }
 
     pub(super) fn refuse(&self, to: &Outbox, code: ErrorCode, message: &str, req: Option<Req>) {
-        to.offer_msg(&ServerMsg::Error {
+        let error = ServerMsg::Error {
             code,
             message: message.to_string(),
             battle_id: Some(self.id.clone()),
             req,
-        });
+        };
+        to.offer_msg_at(&error, self.ticket);
+    }
+
+    /// Plan the next bot or engine move and the clocks, as after a change.
+    pub(super) fn replan(&mut self) {
+        self.plan_step();
+        self.plan_clocks(None);
+    }
+
+    /// The summary as it stands, kept as the one the lobby holds.
+    pub(super) fn summary_now(&mut self) -> BattleSummary {
+        self.summary = self.build_summary();
+        self.summary.clone()
     }
 
     fn build_summary(&self) -> BattleSummary {
@@ -500,6 +558,8 @@ impl BattleActor {
     /// The battle expires: tell whoever is still here, and leave the lobby.
     fn farewell(&mut self) {
         self.lobby.remove(&self.id);
+        let battle = self.id.clone();
+        self.keep(Record::Removed { battle });
         let bye = ServerMsg::Left {
             battle_id: self.id.clone(),
             reason: "expired".into(),
@@ -507,7 +567,7 @@ impl BattleActor {
         };
         for audience in &mut self.audiences {
             for member in audience.drain() {
-                member.offer_msg(&bye);
+                member.offer_msg_at(&bye, self.ticket);
             }
         }
         tracing::info!(battle = %self.id, "battle expired");

@@ -16,6 +16,7 @@ use battle_protocol::Req;
 
 use crate::connection::frame::{Frame, FrameBuf};
 use crate::connection::outbox::{ConnId, Offer, Outbox};
+use crate::store::Ticket;
 use battle_rules::ruleset::Viewer;
 use battle_rules::view::value::{write_str, ViewValue};
 use battle_rules::view::Changes;
@@ -217,7 +218,9 @@ impl Audience {
     /// viewers at once: members marked for others are left out), with `log` (the battle log
     /// as this audience sees it). Members hold the view at `seq`, which is the current one: every change is
     /// published. `ahead`, if given, is sent just before the snapshot in the same write
-    /// (the reply that admits `to`). Returns what happened to the frames.
+    /// (the reply that admits `to`). Both leave once `ticket` is committed. Returns what
+    /// happened to the frames.
+    #[allow(clippy::too_many_arguments)]
     pub fn send_snapshot(
         &mut self,
         battle_id: &str,
@@ -226,6 +229,7 @@ impl Audience {
         req: Option<Req>,
         log: &[String],
         view: &ViewValue,
+        ticket: Ticket,
     ) -> Offer {
         if self.stale {
             self.seq += 1;
@@ -234,8 +238,8 @@ impl Audience {
         }
         let frame = self.snapshot_frame(battle_id, req, view, log).text();
         match ahead {
-            Some(reply) => to.offer_frames([reply, frame]),
-            None => to.offer_frame(frame),
+            Some(reply) => to.offer_frames_at([reply, frame], ticket),
+            None => to.offer_frame_at(frame, ticket),
         }
     }
 
@@ -266,8 +270,9 @@ impl Audience {
     /// view now, both built for several viewers at once), or a snapshot of `view` when the
     /// patch would be larger than the view or there is no `change` to send. `log` is the
     /// battle log as this audience sees it now. `req` marks the patch that answers this
-    /// audience's own action; such a patch is sent even when the view did not change.
-    /// Returns the members dropped because they were gone or too slow.
+    /// audience's own action; such a patch is sent even when the view did not change. What
+    /// is sent leaves once `ticket` (the change's record) is committed. Returns the members
+    /// dropped because they were gone or too slow.
     pub fn publish(
         &mut self,
         battle_id: &str,
@@ -275,6 +280,7 @@ impl Audience {
         log: &[String],
         change: Option<&Changes>,
         view: &ViewValue,
+        ticket: Ticket,
     ) -> Vec<ConnId> {
         if self.members.is_empty() {
             self.stale = true;
@@ -290,7 +296,7 @@ impl Audience {
                 self.seq += 1;
                 self.log_len = log.len();
                 let frame = self.snapshot_frame(battle_id, req, view, log);
-                return self.broadcast(frame.text());
+                return self.broadcast(frame.text(), ticket);
             }
         };
         let new_lines = &log[self.log_len..];
@@ -314,20 +320,21 @@ impl Audience {
         } else {
             patch
         };
-        self.broadcast(frame.text())
+        self.broadcast(frame.text(), ticket)
     }
 
     /// Hand `frame` to every member: one buffer shared by all of them.
-    fn broadcast(&mut self, frame: Frame) -> Vec<ConnId> {
+    fn broadcast(&mut self, frame: Frame, ticket: Ticket) -> Vec<ConnId> {
         let mut dropped = Vec::new();
-        self.members
-            .retain(|member| match member.offer_frame(frame.clone()) {
+        self.members.retain(
+            |member| match member.offer_frame_at(frame.clone(), ticket) {
                 Offer::Queued => true,
                 Offer::Lagging | Offer::Closed => {
                     dropped.push(member.id());
                     false
                 }
-            });
+            },
+        );
         dropped
     }
 }

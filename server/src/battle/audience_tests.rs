@@ -42,7 +42,7 @@ impl Driven {
     fn snapshot(&mut self, to: &Outbox, log: &[String], view: serde_json::Value) {
         self.last = v(view);
         self.audience
-            .send_snapshot("b", to, None, None, log, &self.last);
+            .send_snapshot("b", to, None, None, log, &self.last, 0);
     }
 
     fn publish(
@@ -55,7 +55,7 @@ impl Driven {
         let viewers = Viewers::of(self.audience.viewer());
         let change = Changes::between(&self.last, &view, viewers);
         let change = (!self.audience.is_empty()).then_some(&change);
-        let dropped = self.audience.publish("b", req, log, change, &view);
+        let dropped = self.audience.publish("b", req, log, change, &view, 0);
         self.last = view;
         dropped
     }
@@ -196,7 +196,7 @@ fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
     let mut audience = Driven::new(Viewer::Spectator);
     assert!(audience
         .audience
-        .publish("b", None, &[], None, &ViewValue::Null)
+        .publish("b", None, &[], None, &ViewValue::Null, 0)
         .is_empty());
     let (member, mut rx) = Outbox::detached(8);
     audience.add(member.clone());
@@ -232,7 +232,7 @@ fn memberless_audience_goes_stale_and_newcomer_gets_next_seq() {
 fn a_change_without_the_view_before_it_is_sent_as_a_snapshot() {
     let (mut audience, mut rx) = with_member(Viewer::Spectator, &[], json!({"n": 1}));
     let view = v(json!({"n": 2}));
-    audience.audience.publish("b", None, &[], None, &view);
+    audience.audience.publish("b", None, &[], None, &view, 0);
     match parse(rx.try_recv().expect("queued")) {
         ServerMsg::Snapshot { seq, view, .. } => assert_eq!((seq, view), (2, json!({"n": 2}))),
         other => panic!("expected snapshot, got {other:?}"),
@@ -380,7 +380,7 @@ fn a_snapshot_of_a_shared_view_holds_only_what_its_viewer_sees() {
         let mut audience = Audience::new(viewer);
         let (member, mut rx) = Outbox::detached(4);
         audience.add(member.clone());
-        audience.send_snapshot("b", &member, None, None, &log, &view);
+        audience.send_snapshot("b", &member, None, None, &log, &view, 0);
         let text = rx.try_recv().expect("a snapshot");
         match parse(text.clone()) {
             ServerMsg::Snapshot { view, .. } => assert_eq!(view, expected, "{viewer:?}"),

@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use super::actor::BattleActor;
 use crate::connection::outbox::{message_frame, ConnId, Outbox};
+use crate::store::Record;
 
 impl BattleActor {
     /// Take `wanted` (or the first free seat) with `setup`, which the ruleset checks first;
@@ -36,6 +37,15 @@ impl BattleActor {
             self.seats.release(seat);
             let text = format!("setup for seat {seat} refused: {err}");
             return self.refuse(&from, err.code(), &text, req);
+        }
+        if self.lobby.store().is_durable() {
+            let record = Record::SeatTaken {
+                battle: self.id.clone(),
+                seat,
+                token_hash: self.seats.token_hash(seat).unwrap_or_default().to_owned(),
+                setup: setup.as_ref().map(Value::to_string),
+            };
+            self.keep(record);
         }
         self.seats.keep_setup(seat, setup);
         self.audience_mut(Viewer::Spectator).remove(from.id());
@@ -73,11 +83,12 @@ impl BattleActor {
         if let Some(old) = self.seats.attach(seat, from.clone()) {
             if old.id() != from.id() {
                 self.audience_mut(Viewer::Seat(seat)).remove(old.id());
-                old.offer_msg(&ServerMsg::Left {
+                let left = ServerMsg::Left {
                     battle_id: self.id.clone(),
                     reason: "replaced".into(),
                     req: None,
-                });
+                };
+                old.offer_msg_at(&left, self.ticket);
             }
         }
         self.sync_presence();
@@ -106,13 +117,13 @@ impl BattleActor {
     /// the current view, both in one write.
     fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
         let index = self.audience_index(viewer);
-        let (id, status, game) = (&self.id, self.status, &*self.game);
+        let (id, status, game, ticket) = (&self.id, self.status, &*self.game, self.ticket);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
         let ahead = Some(message_frame(reply));
-        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view);
+        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view, ticket);
         if status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
@@ -133,10 +144,11 @@ impl BattleActor {
             }
         };
         let index = self.audience_index(viewer);
-        let (id, status, game) = (&self.id, self.status, &*self.game);
+        let (id, status, game, ticket) = (&self.id, self.status, &*self.game, self.ticket);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
-        self.audiences[index].send_snapshot(id, from, None, req, game.log(viewer), &view);
+        let log = game.log(viewer);
+        self.audiences[index].send_snapshot(id, from, None, req, log, &view, ticket);
     }
 
     pub(super) fn leave(&mut self, from: &Outbox, req: Option<Req>) {
@@ -152,12 +164,15 @@ impl BattleActor {
         if let (Some(seat), BattleStatus::Waiting) = (seat, self.status) {
             // Before the battle starts, leaving gives the seat back, with its setup.
             self.seats.release(seat);
+            let battle = self.id.clone();
+            self.keep(Record::SeatFreed { battle, seat });
         }
-        from.offer_msg(&ServerMsg::Left {
+        let left = ServerMsg::Left {
             battle_id: self.id.clone(),
             reason: "requested".into(),
             req,
-        });
+        };
+        from.offer_msg_at(&left, self.ticket);
     }
 
     /// Remove a connection from its seat or the spectators; whether it was there.

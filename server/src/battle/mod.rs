@@ -11,11 +11,14 @@ mod clock;
 mod command;
 mod handle;
 mod membership;
+mod restore;
 mod seats;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::Command;
 pub use handle::{BattleHandle, Offered};
+pub use restore::restore;
+pub use seats::token_hash;
 
 /// One audience's patch frame (log lines included) as the audience writes it, public for the
 /// engine micro-benchmark (`server/examples/engine_bench.rs`).

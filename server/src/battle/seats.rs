@@ -1,17 +1,35 @@
 //! The seats of one battle: who holds each, by which secret token, and over which connection.
+//!
+//! A seat keeps only its token's hash (SHA-256): the store saves the same hash, so a
+//! restored battle knows its players by their tokens without any token ever being written.
 
 use battle_protocol::{ErrorCode, Seat, SeatInfo};
 use rand::Rng;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::connection::outbox::{ConnId, Outbox};
+use crate::store::SavedSeat;
+
+/// A seat token's hash, as seats and the store keep it: lowercase hex SHA-256.
+pub fn token_hash(token: &str) -> String {
+    use std::fmt::Write;
+    let digest = Sha256::digest(token.as_bytes());
+    let mut hex = String::with_capacity(64);
+    for byte in digest {
+        // Writing into a String cannot fail.
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
 
 /// One seat.
 #[derive(Debug, Default)]
 struct Slot {
     /// Played by the server.
     bot: bool,
-    /// The holder's secret; `None` while the seat is free (always `None` for bots).
+    /// The hash of the holder's secret token; `None` while the seat is free (always `None`
+    /// for bots).
     token: Option<String>,
     /// The holder's connection while it is attached.
     conn: Option<Outbox>,
@@ -51,6 +69,27 @@ impl Seats {
         Seats { slots }
     }
 
+    /// Seats as the store saved them: `count` seats, `bots` played by the server, and the
+    /// seats people held (with the setups they brought, while the battle had not started).
+    pub fn restored(count: usize, bots: &[Seat], held: &[SavedSeat]) -> Seats {
+        let mut seats = Seats::new(count, bots);
+        for saved in held {
+            if let Some(slot) = seats.slots.get_mut(saved.seat) {
+                slot.token = Some(saved.token_hash.clone());
+                slot.setup = saved
+                    .setup
+                    .as_deref()
+                    .and_then(|text| serde_json::from_str(text).ok());
+            }
+        }
+        seats
+    }
+
+    /// The token hash of `seat`, if a person holds it.
+    pub fn token_hash(&self, seat: Seat) -> Option<&str> {
+        self.slots.get(seat).and_then(|slot| slot.token.as_deref())
+    }
+
     /// Whether the server plays `seat`.
     pub fn is_bot(&self, seat: Seat) -> bool {
         self.slots.get(seat).is_some_and(|slot| slot.bot)
@@ -87,7 +126,7 @@ impl Seats {
                 .ok_or_else(|| (ErrorCode::NoFreeSeat, "every seat is taken".to_string()))?,
         };
         let token = format!("{:032x}", rand::rng().random::<u128>());
-        self.slots[seat].token = Some(token.clone());
+        self.slots[seat].token = Some(token_hash(&token));
         Ok((seat, token))
     }
 
@@ -122,12 +161,13 @@ impl Seats {
         self.slots.len()
     }
 
-    /// The seat this token belongs to, compared without early exit.
+    /// The seat this token belongs to, its hash compared without early exit.
     pub fn find_token(&self, token: &str) -> Option<Seat> {
+        let hash = token_hash(token);
         self.slots.iter().position(|slot| {
             slot.token
                 .as_deref()
-                .is_some_and(|held| constant_time_eq(held.as_bytes(), token.as_bytes()))
+                .is_some_and(|held| constant_time_eq(held.as_bytes(), hash.as_bytes()))
         })
     }
 
@@ -226,6 +266,28 @@ mod tests {
         assert_eq!(seats.find_token(&t1), Some(1));
         assert_eq!(seats.find_token("nope"), None);
         assert_eq!(seats.find_token(&t0[..31]), None);
+    }
+
+    #[test]
+    fn seats_keep_token_hashes_and_restored_seats_know_their_tokens() {
+        let mut seats = Seats::new(2, &[]);
+        let (seat, token) = seats.take(None).expect("free");
+        let hash = seats.token_hash(seat).expect("held").to_owned();
+        assert_eq!(hash, token_hash(&token));
+        assert_ne!(hash, token, "the token itself is not kept");
+        assert_eq!(hash.len(), 64);
+        let saved = [SavedSeat {
+            seat: 1,
+            token_hash: hash,
+            setup: Some("{\"deck\":[\"C001\"]}".into()),
+        }];
+        let mut restored = Seats::restored(2, &[], &saved);
+        assert_eq!(restored.find_token(&token), Some(1));
+        assert_eq!(
+            restored.take_setup(1),
+            Some(serde_json::json!({"deck": ["C001"]}))
+        );
+        assert!(!restored.all_filled(), "seat 0 is still free");
     }
 
     #[test]

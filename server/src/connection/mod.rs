@@ -75,10 +75,18 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
             return;
         }
     };
-    let outbox = Outbox::new(stream, lobby.config().outbox_capacity);
+    let outbox = Outbox::new(
+        stream,
+        lobby.config().outbox_capacity,
+        lobby.store().commits(),
+    );
     tracing::debug!(?peer, conn = outbox.id().0, "connection open");
-    tokio::spawn(writer::run(outbox.clone()));
-    reader::run(outbox.clone(), lobby).await;
+    lobby.connected(&outbox);
+    let writer = tokio::spawn(writer::run(outbox.clone()));
+    reader::run(outbox.clone(), lobby.clone()).await;
+    // Counted as open until its writer has sent what it owed (a draining server waits).
+    let _ = writer.await;
+    lobby.disconnected(outbox.id());
     tracing::debug!(?peer, conn = outbox.id().0, "connection closed");
 }
 

@@ -10,6 +10,11 @@
 //!
 //! Every write, direct or by the writer, happens under the queue's lock, so frames from
 //! different battles and from the reader never interleave or overtake one another.
+//!
+//! With a durable store, a frame that shows a change carries the [`Ticket`] of the change's
+//! record and is held (queued, in order) until the store has committed it: a client never
+//! sees a change that a crash could lose. The store's writer releases held frames after each
+//! commit ([`Outbox::release`]); frames behind a held one wait with it.
 
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
@@ -25,6 +30,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::frame::{Frame, FrameBuf};
+use crate::store::{Commits, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
 const FRAMES_PER_WRITE: usize = 32;
@@ -63,10 +69,19 @@ pub(super) enum Work {
     End,
 }
 
+/// A queued frame and the ticket it waits for (0: none).
+#[derive(Debug)]
+struct Queued {
+    frame: Frame,
+    ticket: Ticket,
+}
+
 #[derive(Debug, Default)]
 struct State {
     /// Frames not yet fully written, oldest first.
-    queue: VecDeque<Frame>,
+    queue: VecDeque<Queued>,
+    /// Registered with the store's commits to be released (see [`Commits::wait`]).
+    held: bool,
     /// Bytes of the first queued frame already written.
     offset: usize,
     /// The close frame asked for (the first reason given wins); taken by the writer.
@@ -86,6 +101,8 @@ struct Shared {
     state: Mutex<State>,
     /// The writer task, waiting for work.
     writer: AtomicWaker,
+    /// The store's commits, when frames must wait for them.
+    gate: Option<Arc<Commits>>,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -97,21 +114,21 @@ pub struct Outbox {
 impl Outbox {
     /// An outbox writing to `socket`, holding up to `capacity` frames the socket could not
     /// take at once.
-    pub(super) fn new(socket: TcpStream, capacity: usize) -> Outbox {
-        Outbox::build(Some(socket), capacity)
+    pub(super) fn new(socket: TcpStream, capacity: usize, gate: Option<Arc<Commits>>) -> Outbox {
+        Outbox::build(Some(socket), capacity, gate)
     }
 
     /// An outbox with no socket: every frame stays queued until taken from the returned
     /// [`Tap`]. For tests of what battles send.
     pub fn detached(capacity: usize) -> (Outbox, Tap) {
-        let outbox = Outbox::build(None, capacity);
+        let outbox = Outbox::build(None, capacity, None);
         let tap = Tap {
             outbox: outbox.clone(),
         };
         (outbox, tap)
     }
 
-    fn build(socket: Option<TcpStream>, capacity: usize) -> Outbox {
+    fn build(socket: Option<TcpStream>, capacity: usize, gate: Option<Arc<Commits>>) -> Outbox {
         Outbox {
             shared: Arc::new(Shared {
                 id: ConnId::next(),
@@ -119,7 +136,65 @@ impl Outbox {
                 socket,
                 state: Mutex::new(State::default()),
                 writer: AtomicWaker::new(),
+                gate,
             }),
+        }
+    }
+
+    /// Whether a frame carrying `ticket` may leave now.
+    fn committed(&self, ticket: Ticket) -> bool {
+        ticket == 0
+            || self
+                .shared
+                .gate
+                .as_ref()
+                .is_none_or(|g| g.is_committed(ticket))
+    }
+
+    /// Whether the first queued frame may be written now.
+    fn head_ready(&self, state: &State) -> bool {
+        state
+            .queue
+            .front()
+            .is_some_and(|q| self.committed(q.ticket))
+    }
+
+    /// After queueing a frame with `ticket`: have the store release this outbox when the
+    /// ticket is committed (once registered, the whole queue is looked at then).
+    fn hold_for(&self, state: &mut State, ticket: Ticket) {
+        if state.held || self.committed(ticket) {
+            return;
+        }
+        if let Some(gate) = &self.shared.gate {
+            state.held = gate.wait(self, ticket);
+        }
+    }
+
+    /// Make sure frames in the queue that wait for a commit will be released: whoever
+    /// stops writing before them (the writer, the store's writer) registers the outbox.
+    fn hold_queued(&self, state: &mut State) {
+        if state.held {
+            return;
+        }
+        if let Some(ticket) = state.queue.iter().map(|q| q.ticket).max() {
+            self.hold_for(state, ticket);
+        }
+    }
+
+    /// For the store's writer after a commit: write what may now leave, and leave the rest
+    /// to the writer task when the socket is full (frames still waiting for a later commit
+    /// stay registered: [`Outbox::flush_locked`] sees to it).
+    pub fn release(&self) {
+        let mut state = self.state();
+        state.held = false;
+        if state.ended {
+            return;
+        }
+        let flushed = self.flush_locked(&mut state);
+        drop(state);
+        if !matches!(flushed, Ok(Flushed::Done)) {
+            // The socket is full, or a close may be waiting behind held frames.
+            self.shared.writer.wake();
         }
     }
 
@@ -144,32 +219,44 @@ impl Outbox {
 
     /// Send or queue a frame without waiting. A full queue closes the connection.
     pub fn offer_frame(&self, frame: Frame) -> Offer {
+        self.offer_frame_at(frame, 0)
+    }
+
+    /// Send or queue a frame that may leave once `ticket` is committed (0: at once, in
+    /// order behind anything queued), without waiting. A full queue closes the connection.
+    pub fn offer_frame_at(&self, frame: Frame, ticket: Ticket) -> Offer {
         let mut state = self.state();
         if state.ended || state.closing {
             return Offer::Closed;
         }
         if state.queue.is_empty() {
-            if let Some(socket) = &self.shared.socket {
-                match socket.try_write(frame.bytes()) {
-                    Ok(n) if n == frame.len() => return Offer::Queued,
-                    Ok(n) => state.offset = n,
-                    Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
-                    Err(_) => {
-                        self.end_locked(&mut state);
-                        return Offer::Closed;
+            if self.committed(ticket) {
+                if let Some(socket) = &self.shared.socket {
+                    match socket.try_write(frame.bytes()) {
+                        Ok(n) if n == frame.len() => return Offer::Queued,
+                        Ok(n) => state.offset = n,
+                        Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
+                        Err(_) => {
+                            self.end_locked(&mut state);
+                            return Offer::Closed;
+                        }
                     }
                 }
+                state.queue.push_back(Queued { frame, ticket });
+                drop(state);
+                self.shared.writer.wake();
+                return Offer::Queued;
             }
-            state.queue.push_back(frame);
-            drop(state);
-            self.shared.writer.wake();
+            state.queue.push_back(Queued { frame, ticket });
+            self.hold_for(&mut state, ticket);
             return Offer::Queued;
         }
         if state.queue.len() >= self.shared.capacity {
             self.close_locked(&mut state, CloseCode::Again, LAGGING);
             return Offer::Lagging;
         }
-        state.queue.push_back(frame);
+        state.queue.push_back(Queued { frame, ticket });
+        self.hold_for(&mut state, ticket);
         Offer::Queued
     }
 
@@ -178,6 +265,11 @@ impl Outbox {
     /// the snapshot that follows it cost one `send`, not two). A queue that cannot hold
     /// them all closes the connection, as in [`Outbox::offer_frame`].
     pub fn offer_frames<const N: usize>(&self, frames: [Frame; N]) -> Offer {
+        self.offer_frames_at(frames, 0)
+    }
+
+    /// [`Outbox::offer_frames`] for frames that may leave once `ticket` is committed.
+    pub fn offer_frames_at<const N: usize>(&self, frames: [Frame; N], ticket: Ticket) -> Offer {
         let mut state = self.state();
         if state.ended || state.closing {
             return Offer::Closed;
@@ -187,13 +279,16 @@ impl Outbox {
             self.close_locked(&mut state, CloseCode::Again, LAGGING);
             return Offer::Lagging;
         }
-        state.queue.extend(frames);
-        if !was_empty {
+        state
+            .queue
+            .extend(frames.into_iter().map(|frame| Queued { frame, ticket }));
+        if !was_empty || !self.committed(ticket) {
+            self.hold_for(&mut state, ticket);
             return Offer::Queued;
         }
         match self.flush_locked(&mut state) {
-            Ok(true) => Offer::Queued,
-            Ok(false) => {
+            Ok(Flushed::Done) => Offer::Queued,
+            Ok(_) => {
                 drop(state);
                 self.shared.writer.wake();
                 Offer::Queued
@@ -211,6 +306,11 @@ impl Outbox {
     /// Serialize and send or queue one message without waiting.
     pub fn offer_msg(&self, msg: &ServerMsg) -> Offer {
         self.offer_frame(message_frame(msg))
+    }
+
+    /// Serialize and send or queue one message that may leave once `ticket` is committed.
+    pub fn offer_msg_at(&self, msg: &ServerMsg, ticket: Ticket) -> Offer {
+        self.offer_frame_at(message_frame(msg), ticket)
     }
 
     /// Tell the writer to close the connection because it cannot keep up.
@@ -267,10 +367,11 @@ impl Outbox {
         if let Some(frame) = state.close.take() {
             return Poll::Ready(Work::Close(frame));
         }
-        if !state.queue.is_empty() {
+        if self.head_ready(&state) {
             return Poll::Ready(Work::Write);
         }
-        // Registered under the lock: an offer that queues after this check wakes the task.
+        // Registered under the lock: an offer that queues after this check wakes the task
+        // (frames held for a commit are written by the store's writer, or wake the task).
         self.shared.writer.register(cx.waker());
         Poll::Pending
     }
@@ -286,36 +387,53 @@ impl Outbox {
         Poll::Pending
     }
 
-    /// For the writer: write queued frames until the queue is empty (`Ok(true)`) or the
-    /// socket is full (`Ok(false)`). `extra` is queued behind them first (the close frame).
-    pub(super) fn flush(&self, extra: Option<Frame>) -> io::Result<bool> {
+    /// For the writer: write queued frames until the queue is empty, the socket is full or
+    /// the next frame waits for a commit. `extra` is queued behind them first (the close
+    /// frame).
+    pub(super) fn flush(&self, extra: Option<Frame>) -> io::Result<Flushed> {
         let mut state = self.state();
         if state.ended {
             return Err(io::ErrorKind::NotConnected.into());
         }
         if let Some(frame) = extra {
-            state.queue.push_back(frame);
+            state.queue.push_back(Queued { frame, ticket: 0 });
         }
         self.flush_locked(&mut state)
     }
 
-    /// Write queued frames, under the lock, until the queue is empty (`Ok(true)`) or the
-    /// socket is full (`Ok(false)`); a failed write ends the connection.
-    fn flush_locked(&self, state: &mut State) -> io::Result<bool> {
+    /// Write queued frames, under the lock, until the queue is empty, the socket is full or
+    /// the next frame waits for a commit; a failed write ends the connection.
+    fn flush_locked(&self, state: &mut State) -> io::Result<Flushed> {
         let Some(socket) = &self.shared.socket else {
-            return Ok(state.queue.is_empty());
+            return Ok(if state.queue.is_empty() {
+                Flushed::Done
+            } else {
+                Flushed::Held
+            });
         };
         while !state.queue.is_empty() {
             let written = {
                 let mut slices = Vec::with_capacity(FRAMES_PER_WRITE);
                 let mut offset = state.offset;
-                for frame in state.queue.iter().take(FRAMES_PER_WRITE) {
-                    slices.push(IoSlice::new(&frame.bytes()[offset..]));
+                for queued in state
+                    .queue
+                    .iter()
+                    .take(FRAMES_PER_WRITE)
+                    .take_while(|q| self.committed(q.ticket))
+                {
+                    slices.push(IoSlice::new(&queued.frame.bytes()[offset..]));
                     offset = 0;
+                }
+                if slices.is_empty() {
+                    self.hold_queued(state);
+                    return Ok(Flushed::Held);
                 }
                 match socket.try_write_vectored(&slices) {
                     Ok(n) => n,
-                    Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                    Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                        self.hold_queued(state);
+                        return Ok(Flushed::Blocked);
+                    }
                     Err(err) => {
                         self.end_locked(state);
                         return Err(err);
@@ -325,11 +443,11 @@ impl Outbox {
             let mut left = written + state.offset;
             state.offset = 0;
             while let Some(front) = state.queue.front() {
-                if left < front.len() {
+                if left < front.frame.len() {
                     state.offset = left;
                     break;
                 }
-                left -= front.len();
+                left -= front.frame.len();
                 state.queue.pop_front();
             }
         }
@@ -337,8 +455,19 @@ impl Outbox {
         if state.queue.capacity() > FRAMES_PER_WRITE {
             state.queue = VecDeque::new();
         }
-        Ok(true)
+        Ok(Flushed::Done)
     }
+}
+
+/// How far a flush got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flushed {
+    /// Everything queued is written.
+    Done,
+    /// The socket is full.
+    Blocked,
+    /// The next frame waits for a commit.
+    Held,
 }
 
 /// One server message as a text frame.
@@ -364,7 +493,7 @@ impl Tap {
     /// The oldest queued text frame's payload, if any.
     pub fn try_recv(&mut self) -> Result<Utf8Bytes, Empty> {
         let mut state = self.outbox.state();
-        while let Some(frame) = state.queue.pop_front() {
+        while let Some(Queued { frame, .. }) = state.queue.pop_front() {
             if frame.is_text() {
                 return Utf8Bytes::try_from(frame.payload()).map_err(|_| Empty);
             }
@@ -425,7 +554,7 @@ mod tests {
         let addr = listener.local_addr().expect("address");
         let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
         let (accepted, _) = listener.accept().await.expect("accept");
-        (Outbox::new(accepted, capacity), client)
+        (Outbox::new(accepted, capacity, None), client)
     }
 
     #[tokio::test]
@@ -479,6 +608,64 @@ mod tests {
             .expect("all frames arrive");
         assert_eq!(&got[..expected.len()], &expected[..]);
         assert_eq!(&got[expected.len()..], after.bytes());
+    }
+
+    /// A connected pair whose outbox waits for `commits`.
+    async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let (accepted, _) = listener.accept().await.expect("accept");
+        (Outbox::new(accepted, 8, Some(commits.clone())), client)
+    }
+
+    /// Whatever `client` can read within 50 ms.
+    async fn read_now(client: &mut tokio::net::TcpStream) -> Vec<u8> {
+        use tokio::io::AsyncReadExt;
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while let Ok(Ok(n)) =
+            tokio::time::timeout(std::time::Duration::from_millis(50), client.read(&mut buf)).await
+        {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        got
+    }
+
+    #[tokio::test]
+    async fn a_frame_leaves_only_once_its_ticket_is_committed_and_keeps_its_place() {
+        let commits = Arc::new(Commits::default());
+        let (outbox, mut client) = gated_pair(&commits).await;
+        let (change, later, reply) = (
+            Frame::text("change"),
+            Frame::text("later"),
+            Frame::text("pong"),
+        );
+        assert_eq!(outbox.offer_frame_at(change.clone(), 1), Offer::Queued);
+        assert_eq!(outbox.offer_frame_at(later.clone(), 2), Offer::Queued);
+        // Not waiting for anything, but behind frames that wait: it keeps its place.
+        assert_eq!(outbox.offer_frame(reply.clone()), Offer::Queued);
+        assert!(
+            read_now(&mut client).await.is_empty(),
+            "nothing before the commit"
+        );
+        commits.advance(1);
+        assert_eq!(
+            read_now(&mut client).await,
+            change.bytes(),
+            "only what is committed"
+        );
+        commits.advance(2);
+        let rest: Vec<u8> = [later.bytes(), reply.bytes()].concat();
+        assert_eq!(read_now(&mut client).await, rest);
+        // Committed already: straight into the socket.
+        assert_eq!(outbox.offer_frame_at(Frame::text("now"), 2), Offer::Queued);
+        assert_eq!(read_now(&mut client).await, Frame::text("now").bytes());
     }
 
     #[tokio::test]

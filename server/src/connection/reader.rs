@@ -210,6 +210,14 @@ impl Router {
             }
         };
         let from = self.outbox.clone();
+        if self.lobby.is_draining() {
+            self.reply(ServerMsg::error(
+                ErrorCode::ServerBusy,
+                "the server is shutting down; reconnect in a moment".to_string(),
+                msg.req(),
+            ));
+            return None;
+        }
         match msg {
             ClientMsg::Hello { protocol, req, .. } => {
                 if protocol == PROTOCOL_VERSION {
@@ -248,7 +256,12 @@ impl Router {
                     pace_ms,
                 };
                 match self.lobby.create(request) {
-                    Ok(battle_id) => self.reply(ServerMsg::Created { battle_id, req }),
+                    Ok((battle_id, ticket)) => {
+                        // Sent once the battle is committed: a crash cannot lose a battle
+                        // its creator was told about.
+                        self.outbox
+                            .offer_msg_at(&ServerMsg::Created { battle_id, req }, ticket);
+                    }
                     Err((code, message)) => self.reply(ServerMsg::error(code, message, req)),
                 }
             }

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::frame::Frame;
-use super::outbox::{Outbox, Work};
+use super::outbox::{Flushed, Outbox, Work};
 
 /// How long a closing connection gets to take what is still queued and the close frame.
 const CLOSE_GRACE: Duration = Duration::from_millis(100);
@@ -27,6 +27,8 @@ pub async fn run(outbox: Outbox) {
                     () = std::future::poll_fn(|cx| outbox.poll_closing(cx)) => continue,
                     ready = socket.writable() => ready,
                 };
+                // Done, or blocked again, or held for a commit (the store's writer releases
+                // it): the next `poll_work` tells.
                 if ready.is_err() || outbox.flush(None).is_err() {
                     break;
                 }
@@ -43,19 +45,25 @@ pub async fn run(outbox: Outbox) {
     outbox.end();
 }
 
-/// Write the queue and then `close`, waiting for room as needed.
+/// How often a closing connection looks again at frames held for a commit.
+const HELD_POLL: Duration = Duration::from_millis(2);
+
+/// Write the queue and then `close`, waiting for room (and for held frames' commit) as
+/// needed.
 async fn farewell(outbox: &Outbox, close: Frame) {
     let mut extra = Some(close);
     loop {
         match outbox.flush(extra.take()) {
-            Ok(true) | Err(_) => return,
-            Ok(false) => {}
-        }
-        let Some(socket) = outbox.socket() else {
-            return;
-        };
-        if socket.writable().await.is_err() {
-            return;
+            Ok(Flushed::Done) | Err(_) => return,
+            Ok(Flushed::Held) => tokio::time::sleep(HELD_POLL).await,
+            Ok(Flushed::Blocked) => {
+                let Some(socket) = outbox.socket() else {
+                    return;
+                };
+                if socket.writable().await.is_err() {
+                    return;
+                }
+            }
         }
     }
 }

@@ -1,0 +1,250 @@
+//! The embedded store: every battle's durable state in a SQLite database under the data
+//! directory, so that a killed or restarted server restores every unfinished battle.
+//!
+//! Battle actors hand [`Record`]s to [`Store::append`], which never waits: it gives the
+//! record the next [`Ticket`] and passes it to the committer thread ([`committer`]), which
+//! commits records in groups and then releases the frames that show them ([`Commits`]). What
+//! is kept: each battle's ruleset, version, options, seed, bots and pace, the seats held
+//! before the start (a hash of each seat token, never the token), and its input log. On start
+//! [`Store::open`] reads back every battle kept ([`SavedBattle`]) for the lobby to replay;
+//! a battle is forgotten when it expires. Without a data directory ([`Store::none`]) nothing is kept and nothing waits.
+
+mod commits;
+mod committer;
+mod record;
+mod saved;
+mod schema;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use tokio::sync::mpsc::{self, UnboundedSender};
+
+pub use commits::{Commits, Ticket};
+pub use record::{Created, Record};
+pub use saved::{SavedBattle, SavedSeat};
+
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create the data directory {0}: {1}")]
+    Dir(String, std::io::Error),
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("the database has schema version {0}, newer than this server's {1}")]
+    Newer(usize, usize),
+    #[error("the database holds a record this server cannot read: {0}")]
+    Corrupt(String),
+    #[error("cannot start the store's writer thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// The sending end, with the last ticket given: taken together under one lock, so records
+/// reach the committer in ticket order.
+struct Sender {
+    last: Ticket,
+    tx: Option<UnboundedSender<(Ticket, Record)>>,
+}
+
+struct Shared {
+    sender: Mutex<Sender>,
+    commits: Arc<Commits>,
+    committer: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// A cloneable handle on the store (or on no store at all).
+#[derive(Clone, Default)]
+pub struct Store {
+    shared: Option<Arc<Shared>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("durable", &self.is_durable())
+            .finish()
+    }
+}
+
+impl Store {
+    /// No store: battles live in memory only, and frames never wait.
+    pub fn none() -> Store {
+        Store::default()
+    }
+
+    /// Open the store in `dir` (created if needed), read back every battle kept, and
+    /// start the committer. `fsync`: see [`schema::open`].
+    pub fn open(dir: &Path, fsync: bool) -> Result<(Store, Vec<SavedBattle>), StoreError> {
+        let conn = schema::open(dir, fsync)?;
+        let saved = saved::load(&conn)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let commits = Arc::new(Commits::default());
+        let for_thread = commits.clone();
+        let committer = std::thread::Builder::new()
+            .name("store-committer".into())
+            .spawn(move || committer::run(conn, rx, for_thread))
+            .map_err(StoreError::Thread)?;
+        let shared = Shared {
+            sender: Mutex::new(Sender {
+                last: 0,
+                tx: Some(tx),
+            }),
+            commits,
+            committer: Mutex::new(Some(committer)),
+        };
+        Ok((
+            Store {
+                shared: Some(Arc::new(shared)),
+            },
+            saved,
+        ))
+    }
+
+    /// Whether battles are kept.
+    pub fn is_durable(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// The commits frames wait for (`None` without a store).
+    pub fn commits(&self) -> Option<Arc<Commits>> {
+        self.shared.as_ref().map(|s| s.commits.clone())
+    }
+
+    /// Hand `record` to the committer; its ticket (0 without a store, or once closed).
+    pub fn append(&self, record: Record) -> Ticket {
+        let Some(shared) = &self.shared else {
+            return 0;
+        };
+        let mut sender = lock(&shared.sender);
+        let Some(tx) = &sender.tx else {
+            return 0;
+        };
+        let ticket = sender.last + 1;
+        if tx.send((ticket, record)).is_err() {
+            return 0;
+        }
+        sender.last = ticket;
+        ticket
+    }
+
+    /// The last ticket handed out.
+    pub fn last_ticket(&self) -> Ticket {
+        self.shared.as_ref().map_or(0, |s| lock(&s.sender).last)
+    }
+
+    /// Wait (without blocking the runtime) until everything appended so far is committed.
+    pub async fn flush(&self) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        let last = self.last_ticket();
+        while !shared.commits.is_committed(last) {
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    }
+
+    /// Stop taking records, commit what was taken and stop the committer.
+    pub async fn close(&self) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        lock(&shared.sender).tx = None;
+        let committer = lock(&shared.committer).take();
+        if let Some(committer) = committer {
+            // Joining waits for the last commit: off the runtime's threads.
+            let _ = tokio::task::spawn_blocking(move || committer.join()).await;
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Nothing panics under these locks; a poisoned value is still consistent.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use battle_rules::input_log::Input;
+
+    fn created(battle: &str) -> Record {
+        Record::Created(Box::new(Created {
+            battle: battle.into(),
+            ruleset: "synergy".into(),
+            version: 3,
+            options: "{\"mode\":\"pvp\"}".into(),
+            seed: u64::MAX - 5,
+            bots: vec![1],
+            pace_ms: 600,
+            private: true,
+        }))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn what_is_committed_comes_back_in_order_and_removed_battles_do_not() {
+        let dir = std::env::temp_dir().join(format!("battle-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (store, saved) = Store::open(&dir, false).expect("a fresh store");
+        assert!(saved.is_empty());
+        let battle = |b: &str| b.to_string();
+        let first = store.append(created("a"));
+        assert_eq!(first, 1, "tickets count from 1");
+        store.append(Record::SeatTaken {
+            battle: battle("a"),
+            seat: 0,
+            token_hash: "ab".repeat(32),
+            setup: Some("{\"deck\":[]}".into()),
+        });
+        store.append(Record::SeatTaken {
+            battle: battle("a"),
+            seat: 2,
+            token_hash: "cd".repeat(32),
+            setup: None,
+        });
+        store.append(Record::SeatFreed {
+            battle: battle("a"),
+            seat: 2,
+        });
+        for (n, input) in [Input::setup(0, None), Input::Advance]
+            .into_iter()
+            .enumerate()
+        {
+            store.append(Record::Input {
+                battle: battle("a"),
+                n,
+                input,
+            });
+        }
+        store.append(created("gone"));
+        store.append(Record::Removed {
+            battle: battle("gone"),
+        });
+        let last = store.append(Record::Finished {
+            battle: battle("a"),
+        });
+        store.flush().await;
+        assert!(store.commits().expect("durable").is_committed(last));
+        store.close().await;
+        assert_eq!(
+            store.append(created("late")),
+            0,
+            "a closed store takes nothing"
+        );
+
+        let (again, saved) = Store::open(&dir, true).expect("reopened");
+        assert_eq!(saved.len(), 1, "the removed battle is gone: {saved:?}");
+        let a = &saved[0];
+        assert_eq!(a.created.battle, "a");
+        assert_eq!(a.created.seed, u64::MAX - 5, "the whole 64-bit seed");
+        assert_eq!((a.created.bots.clone(), a.created.pace_ms), (vec![1], 600));
+        assert!(a.created.private);
+        assert_eq!(a.seats.len(), 1, "the freed seat is gone");
+        assert_eq!(a.seats[0].setup.as_deref(), Some("{\"deck\":[]}"));
+        assert_eq!(a.inputs, vec![Input::setup(0, None), Input::Advance]);
+        again.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

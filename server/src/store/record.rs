@@ -1,0 +1,49 @@
+//! What the store keeps: one record per change to a battle's durable state, in the order the
+//! actors made them.
+
+use battle_protocol::Seat;
+use battle_rules::input_log::Input;
+
+/// One change to what the store keeps of a battle.
+#[derive(Debug, Clone)]
+pub enum Record {
+    /// A battle was created.
+    Created(Box<Created>),
+    /// A person took `seat` (before the battle started, with what they brought).
+    SeatTaken {
+        battle: String,
+        seat: Seat,
+        /// The seat token's hash ([`token_hash`](crate::battle::token_hash)); never the token.
+        token_hash: String,
+        /// The setup brought with `join`, as JSON text.
+        setup: Option<String>,
+    },
+    /// A seat was given back before the battle started.
+    SeatFreed { battle: String, seat: Seat },
+    /// The battle's `n`-th input (0-based): a setup at the start, a move, an engine step or
+    /// a timeout.
+    Input {
+        battle: String,
+        n: usize,
+        input: Input,
+    },
+    /// The battle ended.
+    Finished { battle: String },
+    /// The battle went away (expired): forget it.
+    Removed { battle: String },
+}
+
+/// A new battle: everything it was built from.
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub battle: String,
+    pub ruleset: String,
+    /// The ruleset's version: a log replays only on the version that wrote it.
+    pub version: u32,
+    /// The options as JSON text.
+    pub options: String,
+    pub seed: u64,
+    pub bots: Vec<Seat>,
+    pub pace_ms: u64,
+    pub private: bool,
+}

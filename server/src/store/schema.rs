@@ -1,0 +1,92 @@
+//! The database: opening it (WAL mode, the chosen durability) and its schema, created on
+//! the first run and migrated by later versions (`PRAGMA user_version` holds the schema's
+//! version).
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// The database file inside the data directory.
+pub const FILE: &str = "battles.sqlite3";
+
+/// Each step brings the schema from the previous version to the next; `user_version` counts
+/// the steps applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: battles, their seats before the start, and their input logs.
+    "CREATE TABLE battles (
+        id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        bots TEXT NOT NULL,
+        pace_ms INTEGER NOT NULL,
+        private INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE seats (
+        battle TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,
+        setup TEXT,
+        PRIMARY KEY (battle, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE inputs (
+        battle TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        PRIMARY KEY (battle, n)
+    ) WITHOUT ROWID;",
+];
+
+/// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
+/// wait for the disk (`synchronous = FULL`), surviving power loss; otherwise they survive a
+/// killed process, not a lost machine (`NORMAL`, the WAL default).
+pub fn open(dir: &Path, fsync: bool) -> Result<Connection, StoreError> {
+    std::fs::create_dir_all(dir).map_err(|err| StoreError::Dir(dir.display().to_string(), err))?;
+    let conn = Connection::open(dir.join(FILE))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", if fsync { "FULL" } else { "NORMAL" })?;
+    migrate(&conn)?;
+    Ok(conn)
+}
+
+/// Apply the migrations this database has not had yet.
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let applied: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if applied > MIGRATIONS.len() {
+        return Err(StoreError::Newer(applied, MIGRATIONS.len()));
+    }
+    for (step, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+        let tx = conn.unchecked_transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", step + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_is_created_once_and_a_newer_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("battle-schema-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let conn = open(&dir, false).expect("created");
+        let version: usize = conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .expect("readable");
+        assert_eq!(version, MIGRATIONS.len());
+        drop(conn);
+        open(&dir, true).expect("opened again without migrating twice");
+        let conn = Connection::open(dir.join(FILE)).expect("opens");
+        conn.pragma_update(None, "user_version", 99).expect("set");
+        drop(conn);
+        assert!(matches!(open(&dir, false), Err(StoreError::Newer(99, _))));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
