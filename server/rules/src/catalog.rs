@@ -1,10 +1,15 @@
 //! The catalog: every ruleset this server offers, one line each.
 
 use crate::entry::RulesetEntry;
-use crate::{gambit, heroes, synergy};
+use crate::{gambit, heroes, roguelite, synergy};
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
-static CATALOG: &[RulesetEntry] = &[synergy::ENTRY, gambit::ENTRY, heroes::ENTRY];
+static CATALOG: &[RulesetEntry] = &[
+    synergy::ENTRY,
+    gambit::ENTRY,
+    heroes::ENTRY,
+    roguelite::ENTRY,
+];
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
 pub fn catalog() -> &'static [RulesetEntry] {

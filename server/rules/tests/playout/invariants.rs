@@ -24,6 +24,7 @@ pub fn check(
         "blind" => blind_invariants(ctx, step, views, checked),
         "gambit" => gambit_invariants(ctx, step, views, checked),
         "heroes" => heroes_invariants(ctx, step, views),
+        "roguelite" => roguelite_invariants(ctx, step, views, checked, game),
         _ => {}
     }
 }
@@ -78,6 +79,115 @@ fn gambit_invariants(ctx: &str, step: usize, views: &[Value], new_lines_from: us
             );
         }
     }
+}
+
+/// Roguelite: the hand is seen by the player's seat alone (spectators see the same view
+/// without it) and matches its count; the piles add up to the deck and are only counts; HP,
+/// AP and Guard within bounds; energy within 3 for the player and the enemy's phase energy;
+/// the phase queue alternates sides, ends with one phase of the slower side and starts with
+/// the side whose phase it is; the seat is awaited exactly in its phase and between battles.
+fn roguelite_invariants(
+    ctx: &str,
+    step: usize,
+    views: &[Value],
+    new_lines_from: usize,
+    game: &dyn Ruleset,
+) {
+    let ctx = format!("{ctx} step {step}");
+    let (own, spectator) = (&views[0], &views[1]);
+    assert!(
+        spectator["player"].get("hand").is_none(),
+        "{ctx}: a spectator sees the hand"
+    );
+    let hand = own["player"]["hand"]
+        .as_array()
+        .expect("the player sees its hand");
+    let player = &spectator["player"];
+    assert_eq!(hand.len() as u64, num(player, "hand_count"), "{ctx}");
+    let mut without_hand = own.clone();
+    without_hand["player"]
+        .as_object_mut()
+        .expect("player")
+        .remove("hand");
+    let log_len = |v: &Value| v["log"].as_array().map_or(0, Vec::len);
+    assert_eq!(log_len(own), log_len(spectator), "{ctx}: logs differ");
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(map) = v.as_object_mut() {
+            map.remove("log");
+        }
+        v
+    };
+    assert_eq!(
+        strip(&without_hand),
+        strip(spectator),
+        "{ctx}: the player's seat sees more than its hand"
+    );
+    let new_lines = &own["log"].as_array().expect("log")[new_lines_from.min(log_len(own))..];
+    assert_eq!(
+        new_lines,
+        &spectator["log"].as_array().expect("log")[new_lines_from.min(log_len(spectator))..],
+        "{ctx}: logs differ"
+    );
+    for view in views {
+        assert!(no_pile_lists(view), "{ctx}: a view lists a pile's cards");
+    }
+    for side in [&spectator["player"], &spectator["enemy"]] {
+        assert!(num(side, "hp") <= num(side, "max_hp"), "{ctx}: {side}");
+        assert!(num(side, "ap") <= num(side, "max_ap"), "{ctx}: {side}");
+        num(side, "guard");
+        for status in side["statuses"].as_array().expect("statuses") {
+            assert!(num(status, "stacks") >= 1, "{ctx}: {status}");
+        }
+    }
+    let held = num(player, "hand_count") + num(player, "draw_count") + num(player, "discard_count");
+    let stage = spectator["stage"].as_str().expect("stage");
+    if stage != "reward" && stage != "over" {
+        assert_eq!(
+            held,
+            num(player, "deck_size"),
+            "{ctx}: cards lost or gained"
+        );
+    }
+    assert!(num(player, "energy") <= num(player, "max_energy"), "{ctx}");
+    let enemy = &spectator["enemy"];
+    assert!(
+        num(enemy, "energy") <= num(enemy, "energy_base") * 3 / 2,
+        "{ctx}: {enemy}"
+    );
+    let queue = spectator["queue"].as_array().expect("queue");
+    match stage {
+        "reward" | "over" => assert!(queue.is_empty(), "{ctx}: a queue outside battle"),
+        _ => {
+            let current = if stage == "playerPhase" {
+                "player"
+            } else {
+                "enemy"
+            };
+            assert_eq!(queue[0]["side"], current, "{ctx}: {queue:?}");
+            assert!(queue.len() <= 2, "{ctx}: {queue:?}");
+            if queue.len() == 2 {
+                assert_ne!(queue[0]["side"], queue[1]["side"], "{ctx}");
+                assert_eq!(num(&queue[1], "phases"), 1, "{ctx}: {queue:?}");
+            }
+            assert!(
+                num(spectator, "turn") <= num(spectator, "turn_limit"),
+                "{ctx}"
+            );
+        }
+    }
+    let awaited = stage == "playerPhase" || stage == "reward";
+    assert_eq!(
+        game.to_act(),
+        if awaited { vec![0] } else { vec![] },
+        "{ctx}"
+    );
+    assert_eq!(
+        game.next_tick().is_some(),
+        stage.starts_with("enemy"),
+        "{ctx}"
+    );
+    assert_eq!(spectator["result"].is_null(), stage != "over", "{ctx}");
 }
 
 /// Heroes: a hand is seen by its own seat alone (its count by everyone), a deck only as a
