@@ -1,10 +1,10 @@
 //! The catalog: every ruleset this server offers, one line each.
 
 use crate::entry::RulesetEntry;
-use crate::{gambit, heroes, synergy};
+use crate::{gambit, heroes, lore, synergy};
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
-static CATALOG: &[RulesetEntry] = &[synergy::ENTRY, gambit::ENTRY, heroes::ENTRY];
+static CATALOG: &[RulesetEntry] = &[synergy::ENTRY, gambit::ENTRY, heroes::ENTRY, lore::ENTRY];
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
 pub fn catalog() -> &'static [RulesetEntry] {
