@@ -1,7 +1,7 @@
 //! The catalog: every ruleset this server offers, one line each.
 
 use crate::entry::RulesetEntry;
-use crate::{gambit, heroes, roguelite, synergy};
+use crate::{gambit, heroes, lore, roguelite, synergy};
 
 /// Every ruleset the server offers, in the order `welcome` lists them.
 static CATALOG: &[RulesetEntry] = &[
@@ -9,6 +9,7 @@ static CATALOG: &[RulesetEntry] = &[
     gambit::ENTRY,
     heroes::ENTRY,
     roguelite::ENTRY,
+    lore::ENTRY,
 ];
 
 /// Every ruleset the server offers, in the order `welcome` lists them.

@@ -21,6 +21,7 @@ pub mod view;
 pub mod blind;
 pub mod gambit;
 pub mod heroes;
+pub mod lore;
 pub mod roguelite;
 pub mod synergy;
 

@@ -25,6 +25,7 @@ pub fn check(
         "gambit" => gambit_invariants(ctx, step, views, checked),
         "heroes" => heroes_invariants(ctx, step, views),
         "roguelite" => roguelite_invariants(ctx, step, views, checked, game),
+        "lore" => lore_invariants(ctx, step, views, checked),
         _ => {}
     }
 }
@@ -213,6 +214,108 @@ fn heroes_invariants(ctx: &str, step: usize, views: &[Value]) {
             assert!(num(side, "mana") <= num(side, "max_mana"), "{ctx}: {side}");
         }
     }
+}
+
+/// Lore: a hand and an inkwell's cards are seen by their own seat alone (their counts by
+/// everyone), a deck only as a count; apart from those, every seat sees the spectator's
+/// view. Ink: ready at most the total, at most one card inked per own turn. Lore at the win line only once the game is over; no card in play with
+/// damage at or above its willpower.
+fn lore_invariants(ctx: &str, step: usize, views: &[Value], new_lines_from: usize) {
+    let ctx = format!("{ctx} step {step}");
+    let spectator = views.last().expect("a spectator view");
+    for (viewer, view) in views.iter().enumerate() {
+        let seat = (viewer + 1 < views.len()).then_some(viewer);
+        let over = !view["result"].is_null();
+        for (s, side) in view["sides"].as_array().expect("sides").iter().enumerate() {
+            for private in ["hand", "inkwell"] {
+                assert_eq!(
+                    side.get(private).is_some(),
+                    seat == Some(s),
+                    "{ctx}: viewer {viewer}, {private} {s}"
+                );
+            }
+            if let Some(hand) = side["hand"].as_array() {
+                assert_eq!(hand.len() as u64, num(side, "hand_count"), "{ctx}");
+            }
+            if let Some(inkwell) = side["inkwell"].as_array() {
+                assert_eq!(inkwell.len() as u64, num(side, "ink_total"), "{ctx}");
+            }
+            assert!(side.get("deck").is_none(), "{ctx}: a deck is a count");
+            assert!(
+                num(side, "ink_ready") <= num(side, "ink_total"),
+                "{ctx}: {side}"
+            );
+            assert!(
+                num(side, "ink_total") <= num(side, "turns"),
+                "{ctx}: {side}"
+            );
+            assert!(
+                num(side, "deck_count") + num(side, "hand_count") <= 60,
+                "{ctx}: {side}"
+            );
+            assert!(
+                num(side, "lore") < num(view, "win_lore") || over,
+                "{ctx}: lore at the win line but the game goes on"
+            );
+            for card in side["play"].as_array().expect("play") {
+                if let Some(willpower) = card["willpower"].as_u64() {
+                    assert!(
+                        num(card, "damage") < willpower,
+                        "{ctx}: not banished: {card}"
+                    );
+                }
+            }
+        }
+        if let Some(seat) = seat {
+            assert!(
+                same_but_private(view, spectator, seat, new_lines_from, &["hand", "inkwell"]),
+                "{ctx}: seat {seat} sees more than its own hand and inkwell"
+            );
+        }
+    }
+}
+
+/// `view` equals `spectator` except for the `private` members of side `seat`, which only
+/// `view` has. Log lines before `new_from` were compared at an earlier step.
+fn same_but_private(
+    view: &Value,
+    spectator: &Value,
+    seat: usize,
+    new_from: usize,
+    private: &[&str],
+) -> bool {
+    let (Some(view), Some(spectator)) = (view.as_object(), spectator.as_object()) else {
+        return false;
+    };
+    view.len() == spectator.len()
+        && view.iter().all(|(key, value)| match key.as_str() {
+            "log" => {
+                let (Some(mine), Some(theirs)) = (value.as_array(), spectator[key].as_array())
+                else {
+                    return false;
+                };
+                let from = new_from.min(mine.len());
+                mine.len() == theirs.len() && mine[from..] == theirs[from..]
+            }
+            "sides" => {
+                let (Some(mine), Some(theirs)) = (value.as_array(), spectator[key].as_array())
+                else {
+                    return false;
+                };
+                mine.len() == theirs.len()
+                    && mine.iter().zip(theirs).enumerate().all(|(i, (a, b))| {
+                        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+                            return false;
+                        };
+                        let extra = if i == seat { private.len() } else { 0 };
+                        a.len() == b.len() + extra
+                            && a.iter().all(|(k, v)| {
+                                (i == seat && private.contains(&k.as_str())) || b.get(k) == Some(v)
+                            })
+                    })
+            }
+            _ => spectator.get(key) == Some(value),
+        })
 }
 
 /// Blind Bids: a seat's hand and sealed bid are seen by that seat alone (until the reveal,
