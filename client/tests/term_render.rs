@@ -21,6 +21,10 @@ use serde_json::{json, Value};
 mod gambit;
 #[path = "term_render/heroes.rs"]
 mod heroes;
+#[path = "term_render/lore.rs"]
+mod lore;
+#[path = "term_render/roguelite.rs"]
+mod roguelite;
 
 const WIDTH: u16 = 100;
 const HEIGHT: u16 = 34;

@@ -178,6 +178,42 @@ async fn heroes_games_are_played_to_the_end_by_the_load_tool() {
     server.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roguelite_runs_are_played_to_the_end_by_the_load_tool() {
+    let server = start_server_with(Config::for_tests()).await;
+    let mut config = LoadConfig::new(server.url());
+    config.ruleset = "roguelite".into();
+    config.sample = "run".into();
+    config.options = serde_json::json!({});
+    config.seats = vec![0];
+    config.concurrency = 3;
+    config.battles = Some(6);
+    config.duration = Duration::from_secs(60);
+    let report = run_with(config).await.expect("the load test runs");
+    assert_eq!(report.battles_completed, 6, "{report}");
+    assert_eq!(report.error_total, 0, "{report}");
+    assert_eq!(report.violation_total, 0, "{report}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lore_games_are_played_to_the_end_by_the_load_tool() {
+    let server = start_server_with(Config::for_tests()).await;
+    let mut config = LoadConfig::new(server.url());
+    config.ruleset = "lore".into();
+    config.sample = "duel".into();
+    config.options = serde_json::json!({});
+    config.seats = vec![0, 1];
+    config.concurrency = 3;
+    config.battles = Some(6);
+    config.duration = Duration::from_secs(60);
+    let report = run_with(config).await.expect("the load test runs");
+    assert_eq!(report.battles_completed, 6, "{report}");
+    assert_eq!(report.error_total, 0, "{report}");
+    assert_eq!(report.violation_total, 0, "{report}");
+    server.shutdown().await;
+}
+
 /// A `ws://` URL on a loopback port where nothing listens (bound a moment ago, then freed).
 fn dead_url() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");

@@ -107,9 +107,10 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
     }
     let synergy = view["ruleset"] == "synergy";
     match command {
+        // A ruleset names its end of turn `end_turn` or `pass_turn` (lore).
         Command::EndTurn => legal
             .iter()
-            .find(|a| a["kind"] == "end_turn")
+            .find(|a| a["kind"] == "end_turn" || a["kind"] == "pass_turn")
             .cloned()
             .ok_or_else(|| "you cannot end the turn now".to_owned()),
         Command::Play(n) if synergy => {

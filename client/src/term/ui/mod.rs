@@ -1,14 +1,16 @@
 //! Drawing a battle screen with ratatui: the frame around every ruleset (header with the
 //! connection indicator, status line, key hints, help box) and the panel for the ruleset's
-//! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes and
-//! [`generic`] for every other ruleset.
+//! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes,
+//! [`roguelite`] for roguelite and [`generic`] for every other ruleset.
 //!
 //! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`.
 
 pub mod gambit;
 pub mod generic;
 pub mod heroes;
+pub mod lore;
 pub mod picker;
+pub mod roguelite;
 pub mod synergy;
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -96,6 +98,8 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         Some(v) if v["ruleset"] == "synergy" => synergy::draw(frame, body, screen),
         Some(v) if v["ruleset"] == "gambit" => gambit::draw(frame, body, screen),
         Some(v) if v["ruleset"] == "heroes" => heroes::draw(frame, body, screen),
+        Some(v) if v["ruleset"] == "roguelite" => roguelite::draw(frame, body, screen),
+        Some(v) if v["ruleset"] == "lore" => lore::draw(frame, body, screen),
         Some(_) => generic::draw(frame, body, screen),
     }
     frame.render_widget(

@@ -42,6 +42,19 @@ impl Reward {
         }
     }
 
+    /// What it does, in words.
+    pub fn text(&self) -> String {
+        match self {
+            Reward::Card(c) => c.text.to_owned(),
+            Reward::Armor(a) => format!(
+                "{} AP and DEF {}%, replacing the worn armor.",
+                a.ap, a.def_pct
+            ),
+            Reward::Item(i) if i.repair > 0 => format!("Restores {} AP at once.", i.repair),
+            Reward::Item(i) => format!("Restores {} HP at once.", i.heal),
+        }
+    }
+
     /// What sort of reward it is: `card`, `armor` or `item`.
     pub fn sort(&self) -> &'static str {
         match self {

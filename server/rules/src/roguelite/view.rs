@@ -65,6 +65,8 @@ struct RewardView {
     /// `card`, `armor` or `item`.
     #[serde(serialize_with = "literal")]
     sort: &'static str,
+    /// What it does.
+    text: String,
 }
 
 /// A card in the hand.
@@ -195,6 +197,7 @@ impl Roguelite {
                     id: r.id(),
                     name: r.name(),
                     sort: Reward::sort(r),
+                    text: r.text(),
                 })
                 .collect(),
             player: PlayerView {
