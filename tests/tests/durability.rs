@@ -165,6 +165,11 @@ fn server_process() {
     let Ok(dir) = std::env::var(CHILD_DATA) else {
         return;
     };
+    // The server's warnings and errors, on the test's stderr.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -417,7 +422,16 @@ async fn battles_survive(signal: &str) {
                 } else {
                     Drive::watcher()
                 };
-                drive(&mut client, &mut tracker, &how).await;
+                let driven = tokio::time::timeout(
+                    Duration::from_secs(8),
+                    drive(&mut client, &mut tracker, &how),
+                )
+                .await;
+                assert!(
+                    driven.is_ok(),
+                    "{name}: the battle stalls; last view: {:?}",
+                    tracker.view()
+                );
             }
             check_finished(&tracker, &name);
         });

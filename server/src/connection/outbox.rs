@@ -160,13 +160,22 @@ impl Outbox {
     }
 
     /// After queueing a frame with `ticket`: have the store release this outbox when the
-    /// ticket is committed (once registered, the whole queue is looked at then).
+    /// ticket is committed (once registered, the whole queue is looked at then). If it is
+    /// committed by now, nobody would release the frame: the writer task is woken to write
+    /// it instead.
     fn hold_for(&self, state: &mut State, ticket: Ticket) {
-        if state.held || self.committed(ticket) {
+        if state.held {
             return;
         }
-        if let Some(gate) = &self.shared.gate {
-            state.held = gate.wait(self, ticket);
+        let registered = self
+            .shared
+            .gate
+            .as_ref()
+            .is_some_and(|gate| gate.wait(self, ticket));
+        if registered {
+            state.held = true;
+        } else {
+            self.shared.writer.wake();
         }
     }
 
@@ -191,9 +200,11 @@ impl Outbox {
             return;
         }
         let flushed = self.flush_locked(&mut state);
+        let closing = state.closing;
         drop(state);
-        if !matches!(flushed, Ok(Flushed::Done)) {
-            // The socket is full, or a close may be waiting behind held frames.
+        // The writer takes over when the socket is full, or when a close waits behind what
+        // was just written; otherwise it has nothing to do.
+        if matches!(flushed, Ok(Flushed::Blocked) | Err(_)) || closing {
             self.shared.writer.wake();
         }
     }

@@ -16,6 +16,7 @@ mod saved;
 mod schema;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -51,6 +52,8 @@ struct Shared {
     sender: Mutex<Sender>,
     commits: Arc<Commits>,
     committer: Mutex<Option<JoinHandle<()>>>,
+    /// The checkpoint thread and the flag that stops it.
+    checkpoints: (Arc<AtomicBool>, Mutex<Option<JoinHandle<()>>>),
 }
 
 /// A cloneable handle on the store (or on no store at all).
@@ -78,13 +81,16 @@ impl Store {
     pub fn open(dir: &Path, fsync: bool) -> Result<(Store, Vec<SavedBattle>), StoreError> {
         let conn = schema::open(dir, fsync)?;
         let saved = saved::load(&conn)?;
+        let writer = committer::Committer::new(conn)?;
         let (tx, rx) = mpsc::unbounded_channel();
         let commits = Arc::new(Commits::default());
         let for_thread = commits.clone();
         let committer = std::thread::Builder::new()
             .name("store-committer".into())
-            .spawn(move || committer::run(conn, rx, for_thread))
+            .spawn(move || writer.run(rx, for_thread))
             .map_err(StoreError::Thread)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let checkpointer = schema::checkpoints(dir, stop.clone())?;
         let shared = Shared {
             sender: Mutex::new(Sender {
                 last: 0,
@@ -92,6 +98,7 @@ impl Store {
             }),
             commits,
             committer: Mutex::new(Some(committer)),
+            checkpoints: (stop, Mutex::new(Some(checkpointer))),
         };
         Ok((
             Store {
@@ -151,10 +158,21 @@ impl Store {
         };
         lock(&shared.sender).tx = None;
         let committer = lock(&shared.committer).take();
-        if let Some(committer) = committer {
-            // Joining waits for the last commit: off the runtime's threads.
-            let _ = tokio::task::spawn_blocking(move || committer.join()).await;
+        shared.checkpoints.0.store(true, Ordering::Release);
+        let checkpointer = lock(&shared.checkpoints.1).take();
+        if let Some(checkpointer) = &checkpointer {
+            checkpointer.thread().unpark();
         }
+        // Joining waits for the last commit and checkpoint: off the runtime's threads.
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Some(committer) = committer {
+                let _ = committer.join();
+            }
+            if let Some(checkpointer) = checkpointer {
+                let _ = checkpointer.join();
+            }
+        })
+        .await;
     }
 }
 

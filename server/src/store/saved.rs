@@ -67,7 +67,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
             });
         }
     }
-    let mut query = conn.prepare("SELECT battle, n, input FROM inputs ORDER BY battle, n")?;
+    let mut query = conn.prepare("SELECT battle, n, input FROM inputs ORDER BY seq")?;
     let mut rows = query.query([])?;
     while let Some(row) = rows.next()? {
         let battle: String = row.get(0)?;

@@ -14,7 +14,9 @@ pub const FILE: &str = "battles.sqlite3";
 /// Each step brings the schema from the previous version to the next; `user_version` counts
 /// the steps applied.
 const MIGRATIONS: &[&str] = &[
-    // 1: battles, their seats before the start, and their input logs.
+    // 1: battles, their seats before the start, and their input logs. The inputs of every
+    // battle share one append-only table in commit order, without a secondary index: each
+    // commit then writes a page or two at its end, not one page per battle it touches.
     "CREATE TABLE battles (
         id TEXT PRIMARY KEY,
         ruleset TEXT NOT NULL,
@@ -34,11 +36,11 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (battle, seat)
     ) WITHOUT ROWID;
     CREATE TABLE inputs (
+        seq INTEGER PRIMARY KEY,
         battle TEXT NOT NULL,
         n INTEGER NOT NULL,
-        input TEXT NOT NULL,
-        PRIMARY KEY (battle, n)
-    ) WITHOUT ROWID;",
+        input TEXT NOT NULL
+    );",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
@@ -49,8 +51,36 @@ pub fn open(dir: &Path, fsync: bool) -> Result<Connection, StoreError> {
     let conn = Connection::open(dir.join(FILE))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", if fsync { "FULL" } else { "NORMAL" })?;
+    // Checkpoints (which wait for the disk) run on a connection of their own
+    // ([`checkpoints`]), never in the middle of a commit.
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     migrate(&conn)?;
     Ok(conn)
+}
+
+/// How often the WAL is copied back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Copy the WAL back into the database every [`CHECKPOINT_EVERY`] on a thread and
+/// connection of their own (a passive checkpoint: it never holds up the committer), until
+/// `stop` is set (and the thread unparked).
+pub fn checkpoints(
+    dir: &Path,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<std::thread::JoinHandle<()>, StoreError> {
+    let conn = Connection::open(dir.join(FILE))?;
+    std::thread::Builder::new()
+        .name("store-checkpoint".into())
+        .spawn(move || loop {
+            std::thread::park_timeout(CHECKPOINT_EVERY);
+            if stop.load(std::sync::atomic::Ordering::Acquire) {
+                return;
+            }
+            if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                tracing::warn!(%err, "WAL checkpoint failed");
+            }
+        })
+        .map_err(StoreError::Thread)
 }
 
 /// Apply the migrations this database has not had yet.
