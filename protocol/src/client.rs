@@ -82,6 +82,13 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
+    /// Give up the battle this connection holds a seat in: it ends at once and the other
+    /// seats win. Answered by the patch (carrying `req`) that ends it.
+    Resign {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
     /// Stop receiving a battle's updates; answered by `left`.
     Leave {
         battle_id: String,
@@ -112,6 +119,7 @@ impl ClientMsg {
             | ClientMsg::Spectate { req, .. }
             | ClientMsg::Act { req, .. }
             | ClientMsg::Resync { req, .. }
+            | ClientMsg::Resign { req, .. }
             | ClientMsg::Leave { req, .. }
             | ClientMsg::Ping { req } => *req,
         }

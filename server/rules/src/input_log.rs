@@ -34,6 +34,8 @@ pub enum Input {
     Advance,
     /// An awaited seat ran out of time ([`Ruleset::timeout`]).
     Timeout { seat: Seat },
+    /// A seat gave up ([`Ruleset::resign`]).
+    Resign { seat: Seat },
 }
 
 impl Input {
@@ -70,6 +72,7 @@ impl Input {
             },
             Input::Advance => game.advance()?,
             Input::Timeout { seat } => game.timeout(*seat)?,
+            Input::Resign { seat } => game.resign(*seat)?,
         }
         Ok(())
     }
@@ -239,6 +242,35 @@ mod tests {
             json!({"deck": ["C001", "C004", "C004", "C008", "C009"]}),
             Value::Null,
         ]
+    }
+
+    #[test]
+    fn a_resignation_ends_the_battle_for_the_others_and_replays() {
+        let (mut game, mut log) = play_and_record(json!({"mode": "pvp"}), decks(), 3, 4);
+        let before = game.view(Viewer::Seat(0));
+        assert!(game.resign(5).is_err(), "no such seat");
+        assert_eq!(
+            game.view(Viewer::Seat(0)),
+            before,
+            "a refusal changes nothing"
+        );
+        game.resign(1)
+            .expect("a seat may resign while the battle is played");
+        log.inputs.push(Input::Resign { seat: 1 });
+        let outcome = game.outcome().expect("over");
+        assert_eq!(outcome.winners, vec![0]);
+        assert!(outcome.summary.contains("resigned"), "{}", outcome.summary);
+        assert!(game.to_act().is_empty() && game.legal_actions(0).is_empty());
+        assert_eq!(game.next_tick(), None);
+        assert!(matches!(game.resign(0), Err(RuleError::GameOver)));
+        assert!(matches!(
+            game.apply(0, &json!({"kind": "end_turn"})),
+            Err(RuleError::GameOver)
+        ));
+        let replayed = replay(&log, catalog()).expect("a resignation replays");
+        assert_eq!(replayed.outcome(), Some(outcome));
+        let text = serde_json::to_string(&log.inputs).expect("serializes");
+        assert!(text.contains(r#"{"input":"resign","seat":1}"#), "{text}");
     }
 
     #[test]

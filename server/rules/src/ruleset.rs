@@ -112,6 +112,11 @@ pub trait Ruleset: Send + 'static {
     /// refuses when it has no rule for that).
     fn timeout(&mut self, seat: Seat) -> Result<(), RuleError>;
 
+    /// `seat` gives up: the battle ends at once and every other seat wins. The same for every
+    /// ruleset (the platform does it, not the game); refused before the start, after the end
+    /// and for a seat the battle does not have.
+    fn resign(&mut self, seat: Seat) -> Result<(), RuleError>;
+
     /// Every viewer's view in one tree: each part that only some viewers may see is an
     /// object member whose value is wrapped in [`ViewValue::Only`] with the set of viewers
     /// who see it. `Null` until the battle starts. A ruleset that keeps a battle log through

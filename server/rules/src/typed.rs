@@ -22,6 +22,8 @@ pub struct Typed<G: Game> {
     seats: usize,
     engine: Vec<Seat>,
     state: State<G>,
+    /// The seat that resigned, if one did: the battle is over, the others won.
+    resigned: Option<Seat>,
 }
 
 #[derive(Clone)]
@@ -94,6 +96,7 @@ impl<G: Game> Typed<G> {
                 seed,
                 setups: vec![None; seats],
             },
+            resigned: None,
         })
     }
 
@@ -102,6 +105,22 @@ impl<G: Game> Typed<G> {
         match &self.state {
             State::Playing(game) => Some(game),
             State::Waiting { .. } => None,
+        }
+    }
+
+    /// The game while it is being played: none before the start or after a resignation.
+    fn live(&self) -> Option<&G> {
+        self.game().filter(|_| self.resigned.is_none())
+    }
+
+    /// The game to change: refused before the start and after a resignation.
+    fn live_mut(&mut self) -> Result<&mut G, RuleError> {
+        if self.resigned.is_some() {
+            return Err(RuleError::GameOver);
+        }
+        match &mut self.state {
+            State::Playing(game) => Ok(game),
+            State::Waiting { .. } => Err(RuleError::NotStarted),
         }
     }
 
@@ -164,11 +183,11 @@ impl<G: Game> Ruleset for Typed<G> {
     }
 
     fn to_act(&self) -> Vec<Seat> {
-        self.game().map(G::to_act).unwrap_or_default()
+        self.live().map(G::to_act).unwrap_or_default()
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        let Some(game) = self.game() else {
+        let Some(game) = self.live() else {
             return Vec::new();
         };
         game.legal(seat)
@@ -178,52 +197,57 @@ impl<G: Game> Ruleset for Typed<G> {
     }
 
     fn legal_view(&self, seat: Seat) -> ViewValue {
-        match self.game() {
+        match self.live() {
             Some(game) => view_of(&game.legal(seat)),
             None => ViewValue::List(Vec::new()),
         }
     }
 
     fn prompt_view(&self, seat: Seat) -> ViewValue {
-        match self.game().and_then(|game| game.prompt(seat)) {
+        match self.live().and_then(|game| game.prompt(seat)) {
             Some(prompt) => prompt.to_view_value(),
             None => ViewValue::Null,
         }
     }
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<(), RuleError> {
-        match &mut self.state {
-            State::Playing(game) => apply_json(game, seat, action),
-            State::Waiting { .. } => Err(RuleError::NotStarted),
-        }
+        apply_json(self.live_mut()?, seat, action)
     }
 
     fn random_action(&self, seat: Seat, rng: &mut ChaCha8Rng) -> Option<Value> {
-        let action = self.game()?.random_action(seat, rng)?;
+        let action = self.live()?.random_action(seat, rng)?;
         serde_json::to_value(action).ok()
     }
 
     fn ai_action(&self, seat: Seat) -> Option<Value> {
-        let action = self.game()?.ai_action(seat)?;
+        let action = self.live()?.ai_action(seat)?;
         serde_json::to_value(action).ok()
     }
 
     fn next_tick(&self) -> Option<u64> {
-        self.game().and_then(G::next_tick)
+        self.live().and_then(G::next_tick)
     }
 
     fn advance(&mut self) -> Result<(), RuleError> {
-        match &mut self.state {
-            State::Playing(game) => game.advance(),
-            State::Waiting { .. } => Err(RuleError::NotStarted),
-        }
+        self.live_mut()?.advance()
     }
 
     fn timeout(&mut self, seat: Seat) -> Result<(), RuleError> {
-        match &mut self.state {
-            State::Playing(game) => game.timeout(seat),
-            State::Waiting { .. } => Err(RuleError::NotStarted),
+        self.live_mut()?.timeout(seat)
+    }
+
+    fn resign(&mut self, seat: Seat) -> Result<(), RuleError> {
+        if seat >= self.seats {
+            return Err(RuleError::Illegal(format!(
+                "this battle has no seat {seat}"
+            )));
         }
+        let game = self.live_mut()?;
+        if game.outcome().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        self.resigned = Some(seat);
+        Ok(())
     }
 
     fn view_all(&self) -> ViewValue {
@@ -241,6 +265,13 @@ impl<G: Game> Ruleset for Typed<G> {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(resigned) = self.resigned {
+            let winners: Vec<Seat> = (0..self.seats).filter(|&s| s != resigned).collect();
+            return Some(Outcome {
+                winners,
+                summary: format!("Seat {resigned} resigned; the other side wins."),
+            });
+        }
         self.game().and_then(G::outcome)
     }
 

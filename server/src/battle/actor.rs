@@ -202,6 +202,7 @@ impl BattleActor {
             Command::Act { from, action, req } => self.act(&from, action, req),
             Command::Resync { from, req } => self.resync(&from, req),
             Command::Leave { from, req } => self.leave(&from, req),
+            Command::Resign { from, req } => self.resign(&from, req),
             Command::Disconnected { from } => {
                 self.forget(from.id());
             }
@@ -258,6 +259,40 @@ impl BattleActor {
         if let Err((code, message)) = self.submit(seat, action, req) {
             self.refuse(from, code, &message, req);
         }
+    }
+
+    /// The seat `from` holds gives up: the battle ends, the other seats win. Recorded in the
+    /// input log like a move; the patch that ends the battle answers it.
+    fn resign(&mut self, from: &Outbox, req: Option<Req>) {
+        let Some(seat) = self.seats.seat_of(from.id()) else {
+            return self.refuse(
+                from,
+                ErrorCode::NotInBattle,
+                "you hold no seat in this battle",
+                req,
+            );
+        };
+        match self.status {
+            BattleStatus::Waiting => {
+                return self.refuse(
+                    from,
+                    ErrorCode::NotStarted,
+                    "the battle has not started",
+                    req,
+                )
+            }
+            BattleStatus::Finished => {
+                return self.refuse(from, ErrorCode::BattleOver, "the battle is over", req)
+            }
+            BattleStatus::Playing => {}
+        }
+        let before = self.views_now();
+        if let Err(err) = self.game.resign(seat) {
+            return self.refuse(from, err.code(), &err.to_string(), req);
+        }
+        self.log_input(Input::Resign { seat });
+        tracing::info!(battle = %self.id, seat, "seat resigned");
+        self.after_change(Some((seat, req)), before);
     }
 
     /// The one path every move takes, a person's or a bot's: validate and apply, record in

@@ -34,6 +34,8 @@ pub enum Command {
     Resync { from: Outbox, req: Option<Req> },
     /// Stop sending the connection updates.
     Leave { from: Outbox, req: Option<Req> },
+    /// The seat `from` holds gives up the battle.
+    Resign { from: Outbox, req: Option<Req> },
     /// The connection closed.
     Disconnected { from: Outbox },
 }

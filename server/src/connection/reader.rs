@@ -295,6 +295,9 @@ impl Router {
             ClientMsg::Resync { battle_id, req } => {
                 return self.within(battle_id, req, Command::Resync { from, req }, false)
             }
+            ClientMsg::Resign { battle_id, req } => {
+                return self.within(battle_id, req, Command::Resign { from, req }, false)
+            }
             ClientMsg::Leave { battle_id, req } => {
                 return self.within(battle_id, req, Command::Leave { from, req }, true)
             }

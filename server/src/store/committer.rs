@@ -218,6 +218,7 @@ fn input_json(input: &Input) -> String {
         } => format!("{{\"input\":\"setup\",\"seat\":{seat},\"setup\":{setup}}}"),
         Input::Advance => "{\"input\":\"advance\"}".to_owned(),
         Input::Timeout { seat } => format!("{{\"input\":\"timeout\",\"seat\":{seat}}}"),
+        Input::Resign { seat } => format!("{{\"input\":\"resign\",\"seat\":{seat}}}"),
     }
 }
 
@@ -234,6 +235,7 @@ mod tests {
             Input::setup(1, Some(&json!({"deck": ["C001"]}))),
             Input::Advance,
             Input::Timeout { seat: 2 },
+            Input::Resign { seat: 1 },
         ] {
             let text = input_json(&input);
             let back: Input = serde_json::from_str(&text).expect("reads back");
