@@ -104,8 +104,9 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// The `type` names the server understands, in documentation order.
-    pub const TYPES: [&'static str; 10] = [
-        "hello", "list", "create", "join", "rejoin", "spectate", "act", "resync", "leave", "ping",
+    pub const TYPES: [&'static str; 11] = [
+        "hello", "list", "create", "join", "rejoin", "spectate", "act", "resync", "resign",
+        "leave", "ping",
     ];
 
     /// The correlation number the client attached, if any.
