@@ -41,6 +41,10 @@ pub enum ClientMsg {
         /// Delay before each engine or bot move, in milliseconds (0 for tests and load).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pace_ms: Option<u64>,
+        /// How long a seat's holder may be gone before the server's bot decides for it, in
+        /// milliseconds (default: the server's `--disconnect-grace-secs`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grace_ms: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -164,6 +168,7 @@ mod tests {
                 bots: vec![],
                 private: false,
                 pace_ms: None,
+                grace_ms: None,
                 req: None
             }
         );

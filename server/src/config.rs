@@ -32,6 +32,9 @@ pub struct Config {
     /// decides for them ([`Ruleset::timeout`](battle_rules::Ruleset::timeout)); `None`: no
     /// clock. The hook that turn clocks plug into; no flag sets it yet.
     pub turn_limit: Option<Duration>,
+    /// How long a seat's holder may be gone before the server's bot decides for it (until
+    /// it comes back), unless `create` sets `grace_ms`.
+    pub disconnect_grace: Duration,
     /// Where battles are kept (`None`: in memory only, lost when the process ends).
     pub data_dir: Option<PathBuf>,
     /// Commits wait for the disk (survive power loss), not only for the operating system
@@ -54,6 +57,7 @@ impl Default for Config {
             turn_limit: None,
             data_dir: None,
             fsync: false,
+            disconnect_grace: Duration::from_secs(60),
         }
     }
 }

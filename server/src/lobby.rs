@@ -29,6 +29,8 @@ pub struct CreateRequest {
     pub bots: Vec<Seat>,
     pub private: bool,
     pub pace_ms: Option<u64>,
+    /// How long a seat's holder may be gone before the bot decides for it.
+    pub grace_ms: Option<u64>,
 }
 
 struct Entry {
@@ -199,6 +201,9 @@ impl Lobby {
         }
         let battle_id = self.fresh_id();
         let pace_ms = request.pace_ms.unwrap_or(self.config.default_pace_ms);
+        let grace_ms = request
+            .grace_ms
+            .unwrap_or(self.config.disconnect_grace.as_millis() as u64);
         let ticket = self.store.append(Record::Created(Box::new(Created {
             battle: battle_id.clone(),
             ruleset: entry.id.to_string(),
@@ -207,6 +212,7 @@ impl Lobby {
             seed,
             bots: bots.clone(),
             pace_ms,
+            grace_ms,
             private: request.private,
         })));
         let setup = BattleSetup {
@@ -216,6 +222,7 @@ impl Lobby {
             seed,
             bots,
             pace: std::time::Duration::from_millis(pace_ms),
+            grace: std::time::Duration::from_millis(grace_ms),
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
         self.battles.insert(

@@ -58,6 +58,10 @@ struct Args {
     /// killed process, at the cost of one disk flush per group of commits.
     #[arg(long, env = "BATTLE_FSYNC")]
     fsync: bool,
+    /// Seconds a seat's holder may be gone before the server's bot decides for it (until it
+    /// comes back with rejoin), unless `create` sets grace_ms.
+    #[arg(long, env = "BATTLE_DISCONNECT_GRACE_SECS", default_value_t = 60)]
+    disconnect_grace_secs: u64,
 }
 
 impl From<Args> for Config {
@@ -73,6 +77,7 @@ impl From<Args> for Config {
             max_frame_bytes: args.max_frame_bytes,
             data_dir: (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir)),
             fsync: args.fsync,
+            disconnect_grace: Duration::from_secs(args.disconnect_grace_secs),
             ..Config::default()
         }
     }

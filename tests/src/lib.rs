@@ -184,6 +184,7 @@ impl Client {
             bots: msg.bots,
             private: msg.private,
             pace_ms: msg.pace_ms,
+            grace_ms: msg.grace_ms,
             req: Some(req),
         })
         .await;
@@ -356,6 +357,7 @@ pub struct Create {
     pub bots: Vec<Seat>,
     pub private: bool,
     pub pace_ms: Option<u64>,
+    pub grace_ms: Option<u64>,
 }
 
 impl Create {
@@ -376,6 +378,7 @@ impl Create {
             bots: Vec::new(),
             private: false,
             pace_ms: Some(0),
+            grace_ms: None,
         }
     }
 
@@ -394,6 +397,12 @@ impl Create {
     /// Delay before each engine or bot move.
     pub fn pace_ms(mut self, pace_ms: u64) -> Create {
         self.pace_ms = Some(pace_ms);
+        self
+    }
+
+    /// How long a seat's holder may be gone before the server's bot decides for it.
+    pub fn grace_ms(mut self, grace_ms: u64) -> Create {
+        self.grace_ms = Some(grace_ms);
         self
     }
 }

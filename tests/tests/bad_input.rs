@@ -125,6 +125,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
                 bots: create.bots,
                 private: create.private,
                 pace_ms: create.pace_ms,
+                grace_ms: create.grace_ms,
                 req: Some(req),
             },
             code,

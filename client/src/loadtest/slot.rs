@@ -335,6 +335,7 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                 bots: Vec::new(),
                 private: true,
                 pace_ms: Some(config.pace_ms),
+                grace_ms: None,
                 req,
             })
             .await;

@@ -103,6 +103,7 @@ impl BattleSpec {
             bots: plan.bots.clone(),
             private: self.private,
             pace_ms: self.pace_ms,
+            grace_ms: None,
             req: Some(req),
         }
     }

@@ -47,6 +47,8 @@ pub struct BattleSetup {
     pub bots: Vec<Seat>,
     /// Delay before each bot move.
     pub pace: Duration,
+    /// How long a seat's holder may be gone before the bot decides for it.
+    pub grace: Duration,
 }
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
@@ -66,6 +68,8 @@ pub struct BattleActor {
     pub(super) ticket: Ticket,
     bot_rng: ChaCha8Rng,
     pace: Duration,
+    /// How long a seat's holder may be gone before the bot decides for it.
+    grace: Duration,
     rx: mpsc::Receiver<Command>,
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
@@ -118,6 +122,7 @@ pub(super) fn build(
         audiences,
         bot_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5eed_b075),
         pace: setup.pace,
+        grace: setup.grace,
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
         clocks: Clocks::new(seat_count, lobby.config().turn_limit),
@@ -444,13 +449,35 @@ impl BattleActor {
             let floor = now.checked_sub(delay).unwrap_or(now);
             let due = cadence.map_or(now, |previous| previous.max(floor)) + delay;
             self.step_at = Some(due.max(now));
-        } else if self
-            .game
-            .to_act()
+        } else {
+            self.step_at = self.bot_due(now);
+        }
+    }
+
+    /// When the server next decides for an awaited seat: after the pace for a bot's seat or
+    /// a person's gone past its grace, else when the first absent person's grace ends.
+    fn bot_due(&self, now: Instant) -> Option<Instant> {
+        let awaited = self.game.to_act();
+        if awaited
             .iter()
-            .any(|&seat| self.seats.is_bot(seat))
+            .any(|&seat| self.seats.covered(seat, now, self.grace))
         {
-            self.step_at = Some(now + self.pace);
+            return Some(now + self.pace);
+        }
+        awaited
+            .iter()
+            .filter_map(|&seat| self.seats.covered_from(seat, self.grace))
+            .min()
+    }
+
+    /// A seat's holder went away: if its decision is awaited, the server takes it over when
+    /// the grace ends (unless something is due sooner).
+    pub(super) fn plan_cover(&mut self) {
+        if self.status != BattleStatus::Playing || self.game.next_tick().is_some() {
+            return;
+        }
+        if let Some(due) = self.bot_due(Instant::now()) {
+            self.step_at = Some(self.step_at.map_or(due, |at| at.min(due)));
         }
     }
 
@@ -521,12 +548,15 @@ impl BattleActor {
             }
             return;
         }
+        let now = Instant::now();
         let Some(seat) = self
             .game
             .to_act()
             .into_iter()
-            .find(|&seat| self.seats.is_bot(seat))
+            .find(|&seat| self.seats.covered(seat, now, self.grace))
         else {
+            // An absent holder came back, or its grace has not ended yet.
+            self.step_at = self.bot_due(now);
             return;
         };
         let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {

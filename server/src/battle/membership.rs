@@ -181,6 +181,7 @@ impl BattleActor {
         if let Some(seat) = self.seats.detach(conn) {
             self.audience_mut(Viewer::Seat(seat)).remove(conn);
             found = true;
+            self.plan_cover();
         }
         found |= self.audience_mut(Viewer::Spectator).remove(conn);
         self.summary_dirty |= found;

@@ -42,6 +42,7 @@ pub fn restore(
         seed: created.seed,
         bots: created.bots.clone(),
         pace: Duration::from_millis(created.pace_ms),
+        grace: Duration::from_millis(created.grace_ms),
     };
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let held = saved.seats;

@@ -8,6 +8,8 @@ use rand::Rng;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use tokio::time::Instant;
+
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::store::SavedSeat;
 
@@ -35,6 +37,8 @@ struct Slot {
     conn: Option<Outbox>,
     /// What the holder brought with `join`, kept until the battle starts.
     setup: Option<Value>,
+    /// Since when a person's seat has had no connection (it was held before).
+    gone_since: Option<Instant>,
 }
 
 impl Slot {
@@ -73,9 +77,12 @@ impl Seats {
     /// seats people held (with the setups they brought, while the battle had not started).
     pub fn restored(count: usize, bots: &[Seat], held: &[SavedSeat]) -> Seats {
         let mut seats = Seats::new(count, bots);
+        let now = Instant::now();
         for saved in held {
             if let Some(slot) = seats.slots.get_mut(saved.seat) {
                 slot.token = Some(saved.token_hash.clone());
+                // Nobody is connected after a restart: the grace starts now.
+                slot.gone_since = Some(now);
                 slot.setup = saved
                     .setup
                     .as_deref()
@@ -136,6 +143,7 @@ impl Seats {
             slot.token = None;
             slot.conn = None;
             slot.setup = None;
+            slot.gone_since = None;
         }
     }
 
@@ -173,9 +181,26 @@ impl Seats {
 
     /// Attach `conn` to `seat`, returning the connection it replaces.
     pub fn attach(&mut self, seat: Seat, conn: Outbox) -> Option<Outbox> {
+        let slot = self.slots.get_mut(seat)?;
+        slot.gone_since = None;
+        slot.conn.replace(conn)
+    }
+
+    /// Whether the server plays `seat` now: a bot's seat, or a person's whose connection has
+    /// been gone for `grace` or longer (until it comes back).
+    pub fn covered(&self, seat: Seat, now: Instant, grace: std::time::Duration) -> bool {
+        self.slots.get(seat).is_some_and(|slot| {
+            slot.bot || slot.gone_since.is_some_and(|since| since + grace <= now)
+        })
+    }
+
+    /// When the server starts playing `seat` if its holder stays away (`None`: it is
+    /// connected, free, or a bot's).
+    pub fn covered_from(&self, seat: Seat, grace: std::time::Duration) -> Option<Instant> {
         self.slots
-            .get_mut(seat)
-            .and_then(|slot| slot.conn.replace(conn))
+            .get(seat)
+            .and_then(|slot| slot.gone_since)
+            .map(|since| since + grace)
     }
 
     /// The seat `conn` is attached to.
@@ -185,10 +210,12 @@ impl Seats {
             .position(|slot| slot.conn.as_ref().is_some_and(|c| c.id() == conn))
     }
 
-    /// Detach `conn` from its seat (the seat stays held), returning the seat.
+    /// Detach `conn` from its seat (the seat stays held), returning the seat; the seat's
+    /// grace time starts.
     pub fn detach(&mut self, conn: ConnId) -> Option<Seat> {
         let seat = self.seat_of(conn)?;
         self.slots[seat].conn = None;
+        self.slots[seat].gone_since = Some(Instant::now());
         Some(seat)
     }
 
@@ -288,6 +315,29 @@ mod tests {
             Some(serde_json::json!({"deck": ["C001"]}))
         );
         assert!(!restored.all_filled(), "seat 0 is still free");
+    }
+
+    #[test]
+    fn a_seat_gone_past_its_grace_is_played_by_the_server_until_it_comes_back() {
+        let grace = std::time::Duration::from_secs(60);
+        let mut seats = Seats::new(2, &[1]);
+        seats.take(Some(0)).expect("free");
+        let (conn, _tap) = Outbox::detached(4);
+        seats.attach(0, conn.clone());
+        let now = Instant::now();
+        assert!(seats.covered(1, now, grace), "a bot's seat");
+        assert!(!seats.covered(0, now, grace), "connected");
+        assert_eq!(seats.covered_from(0, grace), None);
+        seats.detach(conn.id());
+        let from = seats.covered_from(0, grace).expect("gone");
+        assert!(!seats.covered(0, from - std::time::Duration::from_millis(1), grace));
+        assert!(seats.covered(0, from, grace), "after the grace");
+        let (back, _tap) = Outbox::detached(4);
+        seats.attach(0, back);
+        assert!(
+            !seats.covered(0, from, grace),
+            "back: the person plays again"
+        );
     }
 
     #[test]

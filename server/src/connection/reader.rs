@@ -246,6 +246,7 @@ impl Router {
                 bots,
                 private,
                 pace_ms,
+                grace_ms,
                 req,
             } => {
                 let request = CreateRequest {
@@ -254,6 +255,7 @@ impl Router {
                     bots,
                     private,
                     pace_ms,
+                    grace_ms,
                 };
                 match self.lobby.create(request) {
                     Ok((battle_id, ticket)) => {

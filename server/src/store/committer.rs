@@ -125,8 +125,8 @@ impl Committer {
                     Record::Created(c) => {
                         tx.prepare_cached(
                             "INSERT OR REPLACE INTO battles
-                             (id, ruleset, version, options, seed, bots, pace_ms, private)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                             (id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                         )?
                         .execute(params![
                             c.battle,
@@ -137,6 +137,7 @@ impl Committer {
                             serde_json::to_string(&c.bots).expect("seat numbers serialize"),
                             c.pace_ms as i64,
                             c.private,
+                            c.grace_ms as i64,
                         ])?;
                         created.push((c.battle.clone(), last_row));
                     }

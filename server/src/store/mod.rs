@@ -197,6 +197,7 @@ mod tests {
             seed: u64::MAX - 5,
             bots: vec![1],
             pace_ms: 600,
+            grace_ms: 60_000,
             private: true,
         }))
     }

@@ -45,5 +45,7 @@ pub struct Created {
     pub seed: u64,
     pub bots: Vec<Seat>,
     pub pace_ms: u64,
+    /// How long a seat's holder may be gone before the bot decides for it.
+    pub grace_ms: u64,
     pub private: bool,
 }

@@ -11,6 +11,9 @@ use rusqlite::Connection;
 use super::record::Created;
 use super::StoreError;
 
+/// The grace of a battle kept before battles had their own: the server's default.
+const DEFAULT_GRACE_MS: u64 = 60_000;
+
 /// A held seat as saved: its token's hash and the setup brought with `join`.
 #[derive(Debug, Clone)]
 pub struct SavedSeat {
@@ -32,7 +35,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
     let mut battles = Vec::new();
     let mut index = HashMap::new();
     let mut query = conn.prepare(
-        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private
+        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms
          FROM battles ORDER BY rowid",
     )?;
     let mut rows = query.query([])?;
@@ -47,6 +50,10 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
             bots: serde_json::from_str(&bots).map_err(|e| StoreError::Corrupt(e.to_string()))?,
             pace_ms: row.get::<_, i64>(6)? as u64,
             private: row.get(7)?,
+            // Kept before battles had their own grace: the default.
+            grace_ms: row
+                .get::<_, Option<i64>>(8)?
+                .map_or(DEFAULT_GRACE_MS, |ms| ms as u64),
         };
         index.insert(created.battle.clone(), battles.len());
         battles.push(SavedBattle {

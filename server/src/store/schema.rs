@@ -41,6 +41,8 @@ const MIGRATIONS: &[&str] = &[
         n INTEGER NOT NULL,
         input TEXT NOT NULL
     );",
+    // 2: each battle's disconnect grace (battles kept before it get the server's default).
+    "ALTER TABLE battles ADD COLUMN grace_ms INTEGER;",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
