@@ -45,6 +45,10 @@ pub enum ClientMsg {
         /// milliseconds (default: the server's `--disconnect-grace-secs`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         grace_ms: Option<u64>,
+        /// The battle's seed, for a reproducible battle (tests, tournaments, bug reports);
+        /// such a battle is marked `seeded` in `list`. Default: a random seed nobody is told.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -169,6 +173,7 @@ mod tests {
                 private: false,
                 pace_ms: None,
                 grace_ms: None,
+                seed: None,
                 req: None
             }
         );

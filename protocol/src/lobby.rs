@@ -72,4 +72,8 @@ pub struct BattleSummary {
     pub seats: Vec<SeatInfo>,
     /// How many spectators are watching.
     pub spectators: usize,
+    /// Created with a `seed` chosen by its creator: reproducible, so its moves could be
+    /// known in advance by whoever knows the seed. Absent (false) for the others.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seeded: bool,
 }

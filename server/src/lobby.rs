@@ -31,6 +31,8 @@ pub struct CreateRequest {
     pub pace_ms: Option<u64>,
     /// How long a seat's holder may be gone before the bot decides for it.
     pub grace_ms: Option<u64>,
+    /// A seed chosen by the creator (a reproducible battle).
+    pub seed: Option<u64>,
 }
 
 struct Entry {
@@ -173,7 +175,7 @@ impl Lobby {
             ));
         }
         let options = request.options.clone().unwrap_or(Value::Null);
-        let seed: u64 = rand::rng().random();
+        let seed: u64 = request.seed.unwrap_or_else(|| rand::rng().random());
         let game = (entry.build)(&options, seed).map_err(|err| {
             (
                 ErrorCode::BadOptions,
@@ -214,6 +216,7 @@ impl Lobby {
             pace_ms,
             grace_ms,
             private: request.private,
+            seeded: request.seed.is_some(),
         })));
         let setup = BattleSetup {
             battle_id: battle_id.clone(),
@@ -223,6 +226,7 @@ impl Lobby {
             bots,
             pace: std::time::Duration::from_millis(pace_ms),
             grace: std::time::Duration::from_millis(grace_ms),
+            seeded: request.seed.is_some(),
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
         self.battles.insert(

@@ -185,6 +185,7 @@ impl Client {
             private: msg.private,
             pace_ms: msg.pace_ms,
             grace_ms: msg.grace_ms,
+            seed: msg.seed,
             req: Some(req),
         })
         .await;
@@ -358,6 +359,7 @@ pub struct Create {
     pub private: bool,
     pub pace_ms: Option<u64>,
     pub grace_ms: Option<u64>,
+    pub seed: Option<u64>,
 }
 
 impl Create {
@@ -379,6 +381,7 @@ impl Create {
             private: false,
             pace_ms: Some(0),
             grace_ms: None,
+            seed: None,
         }
     }
 
@@ -397,6 +400,12 @@ impl Create {
     /// Delay before each engine or bot move.
     pub fn pace_ms(mut self, pace_ms: u64) -> Create {
         self.pace_ms = Some(pace_ms);
+        self
+    }
+
+    /// A reproducible battle with this seed.
+    pub fn seed(mut self, seed: u64) -> Create {
+        self.seed = Some(seed);
         self
     }
 

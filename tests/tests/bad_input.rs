@@ -126,6 +126,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
                 private: create.private,
                 pace_ms: create.pace_ms,
                 grace_ms: create.grace_ms,
+                seed: create.seed,
                 req: Some(req),
             },
             code,

@@ -336,6 +336,7 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                 private: true,
                 pace_ms: Some(config.pace_ms),
                 grace_ms: None,
+                seed: None,
                 req,
             })
             .await;

@@ -104,6 +104,7 @@ impl BattleSpec {
             private: self.private,
             pace_ms: self.pace_ms,
             grace_ms: None,
+            seed: None,
             req: Some(req),
         }
     }
@@ -340,6 +341,7 @@ mod tests {
     #[test]
     fn table_lists_seats() {
         let b = BattleSummary {
+            seeded: false,
             battle_id: "abc".into(),
             ruleset: "synergy".into(),
             status: BattleStatus::Waiting,

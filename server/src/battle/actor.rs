@@ -49,6 +49,8 @@ pub struct BattleSetup {
     pub pace: Duration,
     /// How long a seat's holder may be gone before the bot decides for it.
     pub grace: Duration,
+    /// The creator chose the seed (shown in `list`).
+    pub seeded: bool,
 }
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
@@ -70,6 +72,8 @@ pub struct BattleActor {
     pace: Duration,
     /// How long a seat's holder may be gone before the bot decides for it.
     grace: Duration,
+    /// The creator chose the seed.
+    seeded: bool,
     rx: mpsc::Receiver<Command>,
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
@@ -123,6 +127,7 @@ pub(super) fn build(
         bot_rng: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5eed_b075),
         pace: setup.pace,
         grace: setup.grace,
+        seeded: setup.seeded,
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
         clocks: Clocks::new(seat_count, lobby.config().turn_limit),
@@ -136,6 +141,7 @@ pub(super) fn build(
             status: BattleStatus::Waiting,
             seats: Vec::new(),
             spectators: 0,
+            seeded: setup.seeded,
         },
         summary_dirty: false,
     };
@@ -605,6 +611,7 @@ impl BattleActor {
             status: self.status,
             seats: self.seats.infos(),
             spectators: self.audience(Viewer::Spectator).len(),
+            seeded: self.seeded,
         }
     }
 

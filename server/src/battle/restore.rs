@@ -43,6 +43,7 @@ pub fn restore(
         bots: created.bots.clone(),
         pace: Duration::from_millis(created.pace_ms),
         grace: Duration::from_millis(created.grace_ms),
+        seeded: created.seeded,
     };
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let held = saved.seats;

@@ -247,6 +247,7 @@ impl Router {
                 private,
                 pace_ms,
                 grace_ms,
+                seed,
                 req,
             } => {
                 let request = CreateRequest {
@@ -256,6 +257,7 @@ impl Router {
                     private,
                     pace_ms,
                     grace_ms,
+                    seed,
                 };
                 match self.lobby.create(request) {
                     Ok((battle_id, ticket)) => {

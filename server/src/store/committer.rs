@@ -125,8 +125,9 @@ impl Committer {
                     Record::Created(c) => {
                         tx.prepare_cached(
                             "INSERT OR REPLACE INTO battles
-                             (id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                             (id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms,
+                              seeded)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                         )?
                         .execute(params![
                             c.battle,
@@ -138,6 +139,7 @@ impl Committer {
                             c.pace_ms as i64,
                             c.private,
                             c.grace_ms as i64,
+                            c.seeded,
                         ])?;
                         created.push((c.battle.clone(), last_row));
                     }

@@ -199,6 +199,7 @@ mod tests {
             pace_ms: 600,
             grace_ms: 60_000,
             private: true,
+            seeded: false,
         }))
     }
 

@@ -48,4 +48,6 @@ pub struct Created {
     /// How long a seat's holder may be gone before the bot decides for it.
     pub grace_ms: u64,
     pub private: bool,
+    /// The creator chose the seed.
+    pub seeded: bool,
 }

@@ -35,7 +35,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
     let mut battles = Vec::new();
     let mut index = HashMap::new();
     let mut query = conn.prepare(
-        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms
+        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms, seeded
          FROM battles ORDER BY rowid",
     )?;
     let mut rows = query.query([])?;
@@ -54,6 +54,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
             grace_ms: row
                 .get::<_, Option<i64>>(8)?
                 .map_or(DEFAULT_GRACE_MS, |ms| ms as u64),
+            seeded: row.get(9)?,
         };
         index.insert(created.battle.clone(), battles.len());
         battles.push(SavedBattle {

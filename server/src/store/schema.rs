@@ -43,6 +43,8 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 2: each battle's disconnect grace (battles kept before it get the server's default).
     "ALTER TABLE battles ADD COLUMN grace_ms INTEGER;",
+    // 3: whether the creator chose the seed.
+    "ALTER TABLE battles ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
