@@ -125,3 +125,34 @@ fn plain_client_plays_a_whole_battle_against_the_bot_and_a_watcher_follows() {
 
     runtime.block_on(server.shutdown());
 }
+
+#[test]
+fn resign_in_plain_mode_ends_the_battle_with_the_other_side_winning() {
+    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    let server = runtime
+        .block_on(battle_server::start(Config::for_tests()))
+        .expect("the test server starts");
+    let url = server.url();
+    let mut player = Proc::spawn(
+        "player",
+        &[
+            "--server",
+            &url,
+            "play",
+            "--vs-bot",
+            "--pace-ms",
+            "0",
+            "--plain",
+        ],
+    );
+    player.until("the first prompt", |l| l.starts_with("your move:"));
+    player.send("resign");
+    player.until("the resignation", |l| l.starts_with("resigned:"));
+    let headline = player.until("the result", |l| l.starts_with("result:"));
+    assert!(
+        headline.starts_with("result: You lost: Training Automaton won."),
+        "{headline}"
+    );
+    player.wait_success();
+    runtime.block_on(server.shutdown());
+}

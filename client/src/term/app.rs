@@ -31,6 +31,9 @@ use super::ui::{draw, uses_picker, Screen};
 /// How long a status message stays on screen.
 pub const STATUS_TTL: Duration = Duration::from_secs(8);
 
+/// How long the first `!` waits for the second that resigns.
+const RESIGN_CONFIRM: Duration = Duration::from_secs(5);
+
 /// What the input thread forwards.
 #[derive(Debug)]
 enum Input {
@@ -95,6 +98,8 @@ async fn ui_loop(
     let mut log_scroll = 0usize;
     let mut gambit = GambitUi::default();
     let mut picker = Picker::default();
+    // When `!` was pressed once: a second press within RESIGN_CONFIRM resigns.
+    let mut resign_asked: Option<Instant> = None;
     let mut last_view: Option<Value> = session.feed().tracker().view().cloned();
     loop {
         terminal.draw(|frame| {
@@ -147,6 +152,22 @@ async fn ui_loop(
                 match command {
                     None => {}
                     Some(Command::Quit) => return Ok(()),
+                    Some(Command::Resign) => {
+                        let confirmed = resign_asked
+                            .take()
+                            .is_some_and(|at| at.elapsed() < RESIGN_CONFIRM);
+                        if !confirmed {
+                            resign_asked = Some(Instant::now());
+                            status.set("press ! again to resign: you lose the battle at once".into());
+                        } else if let AnySession::Player(player) = session {
+                            match player.resign().await {
+                                Ok(_) => status.set("you resigned".to_owned()),
+                                Err(e) => status.set(format!("not sent: {e}")),
+                            }
+                        } else {
+                            status.set("you are watching: spectators cannot resign".to_owned());
+                        }
+                    }
                     Some(Command::Help) => show_help = !show_help,
                     Some(Command::ScrollBack(n)) => log_scroll = log_scroll.saturating_add(n),
                     Some(Command::ScrollForward(n)) => log_scroll = log_scroll.saturating_sub(n),

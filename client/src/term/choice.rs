@@ -167,6 +167,7 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         | Command::Confirm
         | Command::Cancel
         | Command::Toggle
+        | Command::Resign
         | Command::ClearRule
         | Command::MoveRule(_) => Err("that command sends nothing".to_owned()),
     }

@@ -190,6 +190,19 @@ impl BattleFeed {
         Ok(req)
     }
 
+    /// Give up the battle for our seat. Only [`PlayerSession`](super::PlayerSession) calls
+    /// this.
+    pub(crate) async fn send_resign(&mut self) -> Result<Req, SessionError> {
+        let req = self.take_req();
+        let msg = ClientMsg::Resign {
+            battle_id: self.tracker.battle_id().to_owned(),
+            req: Some(req),
+        };
+        self.send(&msg).await?;
+        self.pending_act = Some(req);
+        Ok(req)
+    }
+
     /// Send one message; a failed send marks the connection as lost.
     async fn send(&mut self, msg: &ClientMsg) -> Result<(), SessionError> {
         let Some(conn) = self.conn.as_mut() else {

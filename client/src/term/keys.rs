@@ -43,6 +43,8 @@ pub enum Command {
     Cancel,
     /// Space: choose the value under the cursor of a list being filled, or take it back.
     Toggle,
+    /// Give up the battle (the full-screen UI asks for the key twice).
+    Resign,
     /// Gambit: clear the selected rule slot.
     ClearRule,
     /// Gambit: move the selected rule one slot up (`true`) or down (`false`).
@@ -70,7 +72,7 @@ pub enum Nav {
 pub const KEY_HINTS: &str = "1-9 play card · e end turn · ↑↓ log · ? help · q quit";
 
 /// The help text, one entry per line, shared by the UI's help box and plain mode.
-pub const HELP_LINES: [&str; 9] = [
+pub const HELP_LINES: [&str; 10] = [
     "1..9       play the card at that position in your hand (play N in plain mode)",
     "           an action with values to choose: play N VALUES in plain mode (--plain)",
     "e          end your turn (end)",
@@ -78,13 +80,14 @@ pub const HELP_LINES: [&str; 9] = [
     "r          reconnect now, after the connection was given up or the seat taken over",
     "?          show or hide this help (help)",
     "q          quit; a seat stays yours, the exact rejoin command is printed (quit)",
+    "!          resign: you lose the battle at once (press twice; resign)",
     "Moves that are not legal right now are refused before they reach the server.",
     "Spectators only watch: the keys that act do nothing for them.",
 ];
 
 /// The help text of the full-screen UI in a battle played through the legal-action picker
 /// (every ruleset but synergy and gambit).
-pub const PICKER_HELP_LINES: [&str; 11] = [
+pub const PICKER_HELP_LINES: [&str; 12] = [
     "↑ ↓        move the cursor over the legal actions",
     "Enter      take the action under the cursor; 1..9 take that action directly",
     "           an action marked … has values to choose: it opens a form where",
@@ -96,6 +99,7 @@ pub const PICKER_HELP_LINES: [&str; 11] = [
     "r          reconnect now, after the connection was given up or the seat taken over",
     "?          show or hide this help",
     "q          quit; a seat stays yours, the exact rejoin command is printed",
+    "!          resign: you lose the battle at once (press twice)",
 ];
 
 /// Lines a page key scrolls the log by.
@@ -128,6 +132,7 @@ pub fn command_for_key(key: KeyEvent) -> Option<Command> {
         KeyCode::Tab => Some(Command::Nav(Nav::Next)),
         KeyCode::BackTab => Some(Command::Nav(Nav::Previous)),
         KeyCode::Enter => Some(Command::Confirm),
+        KeyCode::Char('!') => Some(Command::Resign),
         _ => None,
     }
 }
@@ -197,6 +202,7 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
         ["pause" | "resume"] => Ok(Command::PauseResume),
         ["start" | "ready"] => Ok(Command::Start),
         ["skip"] => Ok(Command::Skip),
+        ["resign"] => Ok(Command::Resign),
         [] => Err("empty command; type help".to_owned()),
         _ => Err(format!("unknown command \"{}\"; type help", line.trim())),
     }
@@ -279,6 +285,11 @@ mod tests {
         assert_eq!(parse_line("pause"), Ok(Command::PauseResume));
         assert_eq!(parse_line("ready"), Ok(Command::Start));
         assert_eq!(parse_line("skip"), Ok(Command::Skip));
+        assert_eq!(parse_line("resign"), Ok(Command::Resign));
+        assert_eq!(
+            command_for_key(KeyEvent::new(KeyCode::Char('!'), KeyModifiers::NONE)),
+            Some(Command::Resign)
+        );
         assert_eq!(
             parse_line("play 1 5,9"),
             Ok(Command::Fill(1, vec!["5,9".to_owned()]))

@@ -348,6 +348,16 @@ pub async fn run(
                             emit(out, gambit::PLAIN_HELP.iter().map(|l| format!("help: {l}")))?;
                         }
                     }
+                    Ok(Command::Resign) => {
+                        let line = match session {
+                            AnySession::Player(player) => match player.resign().await {
+                                Ok(_) => "resigned: the battle ends".to_owned(),
+                                Err(e) => format!("error: {e}"),
+                            },
+                            AnySession::Spectator(_) => "refused: spectators only watch".to_owned(),
+                        };
+                        emit(out, [line])?;
+                    }
                     Ok(command) => {
                         let line = act(session, command).await;
                         if let Some(line) = line {

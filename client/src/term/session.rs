@@ -81,6 +81,11 @@ impl PlayerSession {
         self.feed.send_act(action).await
     }
 
+    /// Give up the battle: it ends at once and the other side wins.
+    pub async fn resign(&mut self) -> Result<Req, SessionError> {
+        self.feed.send_resign().await
+    }
+
     /// Leave the battle (the seat stays ours for `rejoin`) and close the connection.
     pub async fn quit(self) {
         self.feed.leave().await;
