@@ -49,6 +49,10 @@ pub enum ClientMsg {
         /// such a battle is marked `seeded` in `list`. Default: a random seed nobody is told.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
+        /// The turn timer: `"off"`, or any of `bank_ms`, `increment_ms`, `cap_ms`,
+        /// `forfeit_after` (the others from the ruleset's default). Default: the ruleset's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timer: Option<Value>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -174,6 +178,7 @@ mod tests {
                 pace_ms: None,
                 grace_ms: None,
                 seed: None,
+                timer: None,
                 req: None
             }
         );

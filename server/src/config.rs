@@ -28,10 +28,6 @@ pub struct Config {
     pub max_frame_bytes: usize,
     /// The rulesets on offer: the catalog (tests add rulesets of their own).
     pub rulesets: Vec<&'static RulesetEntry>,
-    /// How long a person may take over a decision the battle awaits before the ruleset
-    /// decides for them ([`Ruleset::timeout`](battle_rules::Ruleset::timeout)); `None`: no
-    /// clock. The hook that turn clocks plug into; no flag sets it yet.
-    pub turn_limit: Option<Duration>,
     /// How long a seat's holder may be gone before the server's bot decides for it (until
     /// it comes back), unless `create` sets `grace_ms`.
     pub disconnect_grace: Duration,
@@ -54,7 +50,6 @@ impl Default for Config {
             battle_queue: 256,
             max_frame_bytes: 64 * 1024,
             rulesets: catalog().iter().collect(),
-            turn_limit: None,
             data_dir: None,
             fsync: false,
             disconnect_grace: Duration::from_secs(60),

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
-use battle_rules::RulesetEntry;
+use battle_rules::{RulesetEntry, TimerSpec};
 use dashmap::DashMap;
 use rand::Rng;
 use serde_json::Value;
@@ -33,6 +33,8 @@ pub struct CreateRequest {
     pub grace_ms: Option<u64>,
     /// A seed chosen by the creator (a reproducible battle).
     pub seed: Option<u64>,
+    /// The turn timer asked for (`"off"` or its numbers; absent: the ruleset's default).
+    pub timer: Option<Value>,
 }
 
 struct Entry {
@@ -174,6 +176,8 @@ impl Lobby {
                 ),
             ));
         }
+        let timer =
+            timer_of(entry, request.timer.as_ref()).map_err(|why| (ErrorCode::BadOptions, why))?;
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = request.seed.unwrap_or_else(|| rand::rng().random());
         let game = (entry.build)(&options, seed).map_err(|err| {
@@ -217,6 +221,7 @@ impl Lobby {
             grace_ms,
             private: request.private,
             seeded: request.seed.is_some(),
+            timer,
         })));
         let setup = BattleSetup {
             battle_id: battle_id.clone(),
@@ -227,6 +232,7 @@ impl Lobby {
             pace: std::time::Duration::from_millis(pace_ms),
             grace: std::time::Duration::from_millis(grace_ms),
             seeded: request.seed.is_some(),
+            timer,
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
         self.battles.insert(
@@ -295,6 +301,30 @@ impl Lobby {
             }
         }
     }
+}
+
+/// The turn timer `create` asks for: absent, the ruleset's default; `"off"`, none; an object,
+/// its numbers over the ruleset's default (or the standard clock for an untimed ruleset).
+fn timer_of(entry: &RulesetEntry, asked: Option<&Value>) -> Result<Option<TimerSpec>, String> {
+    let Some(asked) = asked else {
+        return Ok(entry.timer);
+    };
+    if asked == "off" {
+        return Ok(None);
+    }
+    let Value::Object(fields) = asked else {
+        return Err(
+            "timer: \"off\" or an object of bank_ms, increment_ms, cap_ms, forfeit_after".into(),
+        );
+    };
+    let mut spec = serde_json::to_value(entry.timer.unwrap_or(TimerSpec::STANDARD))
+        .expect("a timer spec serializes");
+    for (key, value) in fields {
+        spec[key.as_str()] = value.clone();
+    }
+    let spec: TimerSpec = serde_json::from_value(spec).map_err(|e| format!("timer: {e}"))?;
+    spec.check()?;
+    Ok(Some(spec))
 }
 
 /// How `welcome` lists `entry`: its samples with the battles they make (each sample is built

@@ -186,6 +186,7 @@ impl Client {
             pace_ms: msg.pace_ms,
             grace_ms: msg.grace_ms,
             seed: msg.seed,
+            timer: msg.timer,
             req: Some(req),
         })
         .await;
@@ -360,6 +361,7 @@ pub struct Create {
     pub pace_ms: Option<u64>,
     pub grace_ms: Option<u64>,
     pub seed: Option<u64>,
+    pub timer: Option<Value>,
 }
 
 impl Create {
@@ -382,6 +384,7 @@ impl Create {
             pace_ms: Some(0),
             grace_ms: None,
             seed: None,
+            timer: None,
         }
     }
 
@@ -400,6 +403,12 @@ impl Create {
     /// Delay before each engine or bot move.
     pub fn pace_ms(mut self, pace_ms: u64) -> Create {
         self.pace_ms = Some(pace_ms);
+        self
+    }
+
+    /// The turn timer (`"off"` or its numbers).
+    pub fn timer(mut self, timer: Value) -> Create {
+        self.timer = Some(timer);
         self
     }
 

@@ -4,8 +4,6 @@
 //! not awaited, engine steps, a one-seat variant, bots that fill open decisions, and a person's
 //! decision clock running out.
 
-use std::time::Duration;
-
 use battle_e2e::battle_protocol::{BattleStatus, ErrorCode, ServerMsg};
 use battle_e2e::battle_server::rules::blind;
 use battle_e2e::battle_server::{Config, RunningServer};
@@ -15,11 +13,10 @@ use battle_e2e::{
 };
 use serde_json::{json, Value};
 
-/// A test server that also offers Blind Bids, and `turn_limit` as its decision clock.
-async fn server_with_blind(turn_limit: Option<Duration>) -> RunningServer {
+/// A test server that also offers Blind Bids.
+async fn server_with_blind() -> RunningServer {
     let mut config = Config::for_tests();
     config.rulesets.push(&blind::ENTRY);
-    config.turn_limit = turn_limit;
     start_server_with(config).await
 }
 
@@ -29,7 +26,7 @@ fn bid(cards: &[u8]) -> Value {
 
 #[tokio::test]
 async fn welcome_lists_the_test_ruleset_with_its_samples() {
-    let server = server_with_blind(None).await;
+    let server = server_with_blind().await;
     let mut client = Client::connect(&server, "client").await;
     let rulesets = client.hello().await;
     let blind = rulesets
@@ -52,7 +49,7 @@ async fn welcome_lists_the_test_ruleset_with_its_samples() {
 
 #[tokio::test]
 async fn a_duel_with_setups_simultaneous_sealed_bids_and_a_signal() {
-    let server = server_with_blind(None).await;
+    let server = server_with_blind().await;
     let mut p0 = Client::connect(&server, "p0").await;
     let battle_id = p0
         .create(Create::of("blind", json!({"seats": 2, "rounds": 3})))
@@ -134,8 +131,21 @@ async fn a_duel_with_setups_simultaneous_sealed_bids_and_a_signal() {
         frames[0]
     );
     for text in &frames[1..] {
+        // The turn clocks' numbers (milliseconds) are public; cards are looked for elsewhere.
+        let patch: Value = serde_json::from_str(text).expect("a JSON frame");
+        let ops: Vec<&Value> = patch["ops"]
+            .as_array()
+            .expect("a patch")
+            .iter()
+            .filter(|op| {
+                !op["path"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("/clocks"))
+            })
+            .collect();
+        let rest = serde_json::to_string(&ops).expect("serializes");
         assert!(
-            !text.contains("13"),
+            !rest.contains("13"),
             "a sealed card was sent to someone else: {text}"
         );
     }
@@ -210,7 +220,7 @@ async fn a_duel_with_setups_simultaneous_sealed_bids_and_a_signal() {
 
 #[tokio::test]
 async fn one_seat_against_the_house_and_bots_that_fill_open_decisions() {
-    let server = server_with_blind(None).await;
+    let server = server_with_blind().await;
     // A person alone: one seat, the battle starts at the first join.
     let mut solo = Client::connect(&server, "solo").await;
     let battle_id = solo
@@ -237,9 +247,13 @@ async fn one_seat_against_the_house_and_bots_that_fill_open_decisions() {
 
 #[tokio::test]
 async fn a_person_who_runs_out_of_time_bids_the_lowest_card() {
-    let server = server_with_blind(Some(Duration::from_millis(150))).await;
+    let server = server_with_blind().await;
     let mut p0 = Client::connect(&server, "p0").await;
-    let battle_id = p0.create(Create::of("blind", json!({"rounds": 1}))).await;
+    // Each decision may take the 150 ms increment: the bank is empty.
+    let clock = json!({"bank_ms": 0, "increment_ms": 150});
+    let battle_id = p0
+        .create(Create::of("blind", json!({"rounds": 1})).timer(clock))
+        .await;
     let mut seat0 = p0
         .join_with(&battle_id, Some(0), Some(json!({"hand": [3, 8]})))
         .await;

@@ -105,6 +105,7 @@ impl BattleSpec {
             pace_ms: self.pace_ms,
             grace_ms: None,
             seed: None,
+            timer: None,
             req: Some(req),
         }
     }

@@ -41,6 +41,8 @@ pub struct RulesetEntry {
     pub samples: &'static [Sample],
     /// Most steps any battle takes (actions, engine steps, timeouts).
     pub max_steps: usize,
+    /// How a person's decisions are timed by default (`None`: untimed).
+    pub timer: Option<crate::TimerSpec>,
 }
 
 impl RulesetEntry {
@@ -54,6 +56,7 @@ impl RulesetEntry {
             build: typed::build::<G>,
             samples: G::SAMPLES,
             max_steps: G::MAX_STEPS,
+            timer: G::TIMER,
         }
     }
 

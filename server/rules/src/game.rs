@@ -76,6 +76,9 @@ pub trait Game: Clone + Send + Sized + 'static {
     /// Most steps (actions, engine steps and timeouts) any battle takes: the playout harness
     /// counts a battle that runs longer as endless.
     const MAX_STEPS: usize;
+    /// How a person's decisions are timed unless `create` says otherwise (`None`: untimed).
+    /// Written in the ruleset's rules document.
+    const TIMER: Option<crate::TimerSpec> = Some(crate::TimerSpec::STANDARD);
 
     /// Refuse options that deserialize but do not go together (default: accept).
     fn check_options(options: &Self::Options) -> Result<(), OptionsError> {

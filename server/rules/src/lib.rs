@@ -15,6 +15,7 @@ pub mod legal;
 pub mod param;
 pub mod prompt;
 pub mod ruleset;
+pub mod timer;
 pub mod typed;
 pub mod view;
 
@@ -31,3 +32,4 @@ pub use legal::{Legal, Open};
 pub use param::Param;
 pub use prompt::Prompt;
 pub use ruleset::{Outcome, Ruleset};
+pub use timer::TimerSpec;

@@ -18,6 +18,7 @@ use std::time::Duration;
 use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, SeatInfo, ServerMsg};
 use battle_rules::input_log::{Input, InputLog};
 use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
+use battle_rules::view::value::Key;
 use battle_rules::view::{envelope, Changes, ViewValue, Viewers};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -51,6 +52,8 @@ pub struct BattleSetup {
     pub grace: Duration,
     /// The creator chose the seed (shown in `list`).
     pub seeded: bool,
+    /// The turn timer (`None`: untimed).
+    pub timer: Option<battle_rules::TimerSpec>,
 }
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
@@ -130,7 +133,7 @@ pub(super) fn build(
         seeded: setup.seeded,
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
-        clocks: Clocks::new(seat_count, lobby.config().turn_limit),
+        clocks: Clocks::new(seat_count, setup.timer),
         lobby,
         step_at: None,
         cadence: None,
@@ -267,8 +270,9 @@ impl BattleActor {
                 )
             };
         };
-        if let Err((code, message)) = self.submit(seat, action, req) {
-            self.refuse(from, code, &message, req);
+        match self.submit(seat, action, req) {
+            Ok(()) => self.clocks.decided(seat),
+            Err((code, message)) => self.refuse(from, code, &message, req),
         }
     }
 
@@ -327,6 +331,18 @@ impl BattleActor {
             BattleStatus::Playing => {}
         }
         let before = self.views_now();
+        self.submit_from(seat, action, req, before)
+    }
+
+    /// [`BattleActor::submit`] from `before`, the view as audiences hold it (taken before
+    /// anything changed, the clocks included), for a playing battle.
+    fn submit_from(
+        &mut self,
+        seat: Seat,
+        action: Value,
+        req: Option<Req>,
+        before: Option<(Viewers, ViewValue)>,
+    ) -> Result<(), (ErrorCode, String)> {
         self.game
             .apply(seat, &action)
             .map_err(|err: RuleError| (err.code(), err.to_string()))?;
@@ -343,18 +359,23 @@ impl BattleActor {
     /// take turns; building it once for all audiences costs less than once per audience.
     fn views_now(&self) -> Option<(Viewers, ViewValue)> {
         let watching = self.watching();
-        (!watching.is_empty()).then(|| {
-            (
-                watching,
-                envelope::build_all(
-                    &self.id,
-                    self.status,
-                    &self.shown_seats,
-                    &*self.game,
-                    watching,
-                ),
-            )
-        })
+        (!watching.is_empty()).then(|| (watching, self.envelope(watching)))
+    }
+
+    /// The view envelope for `watching`, with the turn clocks (`clocks`, last: the actor
+    /// keeps them, not the ruleset).
+    pub(super) fn envelope(&self, watching: Viewers) -> ViewValue {
+        let mut view = envelope::build_all(
+            &self.id,
+            self.status,
+            &self.shown_seats,
+            &*self.game,
+            watching,
+        );
+        if let ViewValue::Object(pairs) = &mut view {
+            pairs.push((Key::Borrowed("clocks"), self.clocks.view()));
+        }
+        view
     }
 
     /// The viewers of the audiences someone watches through.
@@ -382,9 +403,10 @@ impl BattleActor {
             self.keep(Record::Finished { battle });
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
+        // The clocks are part of the view: settled before it is published.
+        self.plan_clocks(acted.map(|(seat, _)| seat));
         self.publish(acted, before);
         self.plan_step();
-        self.plan_clocks(acted.map(|(seat, _)| seat));
     }
 
     /// Send every audience its share of the change from `before`: the view is built and
@@ -398,12 +420,12 @@ impl BattleActor {
         if !self.seats.shown_as(&self.shown_seats) {
             self.shown_seats = self.seats.infos();
         }
-        let (id, status, game) = (&self.id, self.status, &*self.game);
         let view = if watching.is_empty() {
             ViewValue::Null
         } else {
-            envelope::build_all(id, status, &self.shown_seats, game, watching)
+            self.envelope(watching)
         };
+        let (id, game) = (&self.id, &*self.game);
         // Audiences that were not watched before the change get a snapshot instead.
         let change = before.map(|(was, old)| (was, Changes::between(&old, &view, was & watching)));
         let mut dropped: Vec<ConnId> = Vec::new();
@@ -512,27 +534,44 @@ impl BattleActor {
         if self.step_at.is_some_and(|at| at <= now) {
             self.step();
         }
-        if let Some(seat) = self.clocks.expire(now) {
-            self.time_out(seat);
+        if self.clocks.next().is_some_and(|at| at <= now) {
+            // Taken before the clock stops: the stop is part of the change published.
+            let before = self.views_now();
+            if let Some((seat, in_row)) = self.clocks.expire(now) {
+                self.time_out(seat, in_row, before);
+            }
         }
         self.expire_at.is_some_and(|at| at <= now)
     }
 
-    /// `seat` let its deadline pass: the ruleset decides for it.
-    fn time_out(&mut self, seat: Seat) {
+    /// `seat` let its deadline pass (`in_row` times in a row now): the ruleset's own rule for
+    /// it decides if it has one ([`Ruleset::timeout`]), else the bot, as an input like any
+    /// other; after the timer's `forfeit_after` in a row the seat forfeits (it resigns).
+    fn time_out(&mut self, seat: Seat, in_row: u32, before: Option<(Viewers, ViewValue)>) {
         if self.status != BattleStatus::Playing {
             return;
         }
-        let before = self.views_now();
-        match self.game.timeout(seat) {
-            Ok(()) => {
-                tracing::info!(battle = %self.id, seat, "decision timed out");
-                self.log_input(Input::Timeout { seat });
-                self.after_change(None, before);
+        if in_row >= self.clocks.forfeit_after() {
+            if self.game.resign(seat).is_ok() {
+                tracing::info!(battle = %self.id, seat, in_row, "seat forfeits on time");
+                self.log_input(Input::Resign { seat });
             }
-            // The ruleset has no rule for it: the seat keeps its turn, untimed until the
-            // next change.
-            Err(err) => tracing::warn!(battle = %self.id, seat, %err, "timeout refused"),
+            return self.after_change(None, before);
+        }
+        tracing::info!(battle = %self.id, seat, in_row, "decision timed out");
+        if self.game.timeout(seat).is_ok() {
+            self.log_input(Input::Timeout { seat });
+            return self.after_change(None, before);
+        }
+        let action = bot::choose(&*self.game, seat, &mut self.bot_rng);
+        let refused = match action {
+            Some(action) => self.submit_from(seat, action, None, before.clone()).err(),
+            None => Some((ErrorCode::Internal, "no action".to_owned())),
+        };
+        if let Some((code, message)) = refused {
+            tracing::error!(battle = %self.id, seat, %code, %message, "timed-out move refused");
+            // The stopped clock is still a change to publish.
+            self.after_change(None, before);
         }
     }
 

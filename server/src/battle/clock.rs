@@ -1,35 +1,67 @@
-//! Per-seat decision clocks: where turn timers plug into the actor.
+//! Per-seat turn clocks: a time bank, an increment per decision and a cap per decision
+//! ([`TimerSpec`]). Timers live here, in the actor, never in the ruleset.
 //!
-//! With a limit set, every seat played by a person gets a deadline when the battle starts
-//! awaiting its decision, and a fresh one each time it acts while still awaited; a seat no
-//! longer awaited has none. When a deadline passes, the actor asks the ruleset to decide for
-//! the seat ([`Ruleset::timeout`](battle_rules::Ruleset::timeout)), which goes into the input
-//! log like any other input. Without a limit (the default) no deadline is ever set.
+//! A person's seat whose decision the battle awaits has a running clock: when it starts, the
+//! bank gets the increment and the deadline is the bank's time, at most the cap, from then.
+//! When the seat acts or stops being awaited, the time taken is drawn from the bank. When a
+//! deadline passes the actor has the bot decide for the seat (an input like any other) and
+//! counts it; a seat that decides for itself starts the count again. Without a timer no clock
+//! ever runs.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use battle_protocol::Seat;
+use battle_rules::view::ViewValue;
+use battle_rules::TimerSpec;
 use tokio::time::Instant;
 
-/// The deadlines of one battle's seats.
+/// One seat's clock.
+#[derive(Debug, Clone, Default)]
+struct SeatClock {
+    /// What is left in the bank (the running decision's time not drawn yet).
+    bank: Duration,
+    /// The running decision: when it started, its deadline, and that deadline as Unix
+    /// milliseconds for clients.
+    running: Option<(Instant, Instant, u64)>,
+    /// Decisions the bot made in a row because this seat's time ran out.
+    expired_in_row: u32,
+}
+
+/// The clocks of one battle's seats.
 #[derive(Debug)]
 pub struct Clocks {
-    limit: Option<Duration>,
-    deadlines: Vec<Option<Instant>>,
+    spec: Option<TimerSpec>,
+    seats: Vec<SeatClock>,
 }
 
 impl Clocks {
-    /// Clocks for `seats` seats, each decision given `limit` (`None`: no clock).
-    pub fn new(seats: usize, limit: Option<Duration>) -> Clocks {
+    /// Clocks for `seats` seats timed by `spec` (`None`: untimed).
+    pub fn new(seats: usize, spec: Option<TimerSpec>) -> Clocks {
+        let bank = spec.map_or(Duration::ZERO, |s| Duration::from_millis(s.bank_ms));
         Clocks {
-            limit,
-            deadlines: vec![None; seats],
+            spec,
+            seats: vec![
+                SeatClock {
+                    bank,
+                    ..SeatClock::default()
+                };
+                seats
+            ],
         }
     }
 
-    /// After a change: `awaited` seats played by people (`timed(seat)`) keep their deadline,
-    /// or get one from `now` when they had none or just acted (`acted`); the others lose
-    /// theirs.
+    /// Whether decisions are timed at all.
+    pub fn is_on(&self) -> bool {
+        self.spec.is_some()
+    }
+
+    /// How many decisions in a row the bot may make for a seat before it forfeits.
+    pub fn forfeit_after(&self) -> u32 {
+        self.spec.map_or(u32::MAX, |s| s.forfeit_after)
+    }
+
+    /// After a change: `awaited` seats played by people (`timed(seat)`) have a running clock
+    /// (started afresh for `acted`, which just decided); the others' clocks stop.
     pub fn update(
         &mut self,
         awaited: &[Seat],
@@ -37,83 +69,111 @@ impl Clocks {
         acted: Option<Seat>,
         now: Instant,
     ) {
-        let Some(limit) = self.limit else {
+        let Some(spec) = self.spec else {
             return;
         };
-        for (seat, deadline) in self.deadlines.iter_mut().enumerate() {
-            if !awaited.contains(&seat) || !timed(seat) {
-                *deadline = None;
-            } else if deadline.is_none() || acted == Some(seat) {
-                *deadline = Some(now + limit);
+        for (seat, clock) in self.seats.iter_mut().enumerate() {
+            let runs = awaited.contains(&seat) && timed(seat);
+            if clock.running.is_some() && (!runs || acted == Some(seat)) {
+                stop(clock, now);
+            }
+            if runs && clock.running.is_none() {
+                clock.bank += Duration::from_millis(spec.increment_ms);
+                let allowed = clock.bank.min(Duration::from_millis(spec.cap_ms));
+                clock.running = Some((now, now + allowed, unix_ms(allowed)));
             }
         }
     }
 
-    /// Whether decisions are timed at all.
-    pub fn is_on(&self) -> bool {
-        self.limit.is_some()
+    /// `seat` decided for itself: its count of timed-out decisions starts again.
+    pub fn decided(&mut self, seat: Seat) {
+        if let Some(clock) = self.seats.get_mut(seat) {
+            clock.expired_in_row = 0;
+        }
     }
 
     /// The earliest deadline.
     pub fn next(&self) -> Option<Instant> {
-        self.deadlines.iter().flatten().min().copied()
+        self.seats
+            .iter()
+            .filter_map(|c| c.running.map(|(_, deadline, _)| deadline))
+            .min()
     }
 
-    /// A seat whose deadline has passed at `now`; its deadline is cleared.
-    pub fn expire(&mut self, now: Instant) -> Option<Seat> {
+    /// A seat whose deadline has passed at `now`, with how many of its decisions in a row
+    /// have now timed out; its clock stops, the decision's time drawn from the bank.
+    pub fn expire(&mut self, now: Instant) -> Option<(Seat, u32)> {
         let seat = self
-            .deadlines
+            .seats
             .iter()
-            .position(|deadline| deadline.is_some_and(|at| at <= now))?;
-        self.deadlines[seat] = None;
-        Some(seat)
+            .position(|c| c.running.is_some_and(|(_, deadline, _)| deadline <= now))?;
+        let clock = &mut self.seats[seat];
+        if let Some((_, deadline, _)) = clock.running {
+            stop(clock, deadline);
+        }
+        clock.expired_in_row += 1;
+        Some((seat, clock.expired_in_row))
     }
 
     /// Stop every clock (the battle is over).
     pub fn stop(&mut self) {
-        self.deadlines
-            .iter_mut()
-            .for_each(|deadline| *deadline = None);
+        let now = Instant::now();
+        for clock in &mut self.seats {
+            if clock.running.is_some() {
+                stop(clock, now);
+            }
+        }
     }
+
+    /// The envelope's `clocks`: `null` when untimed, else one entry per seat: `null` for a
+    /// seat without a running clock, else its `bank_ms` when the decision started (with the
+    /// increment) and the decision's `deadline` in Unix milliseconds, for a countdown.
+    pub fn view(&self) -> ViewValue {
+        if self.spec.is_none() {
+            return ViewValue::Null;
+        }
+        ViewValue::List(
+            self.seats
+                .iter()
+                .map(|clock| match clock.running {
+                    None => ViewValue::object([
+                        ("bank_ms", millis(clock.bank).into()),
+                        ("deadline", ViewValue::Null),
+                    ]),
+                    Some((_, _, deadline)) => ViewValue::object([
+                        ("bank_ms", millis(clock.bank).into()),
+                        (
+                            "deadline",
+                            i64::try_from(deadline).unwrap_or(i64::MAX).into(),
+                        ),
+                    ]),
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A duration in whole milliseconds, for a view.
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Stop `clock` at `at`: the time taken is drawn from the bank.
+fn stop(clock: &mut SeatClock, at: Instant) {
+    if let Some((started, _, _)) = clock.running.take() {
+        clock.bank = clock
+            .bank
+            .saturating_sub(at.saturating_duration_since(started));
+    }
+}
+
+/// `from_now` from now, as Unix milliseconds.
+fn unix_ms(from_now: Duration) -> u64 {
+    (SystemTime::now() + from_now)
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn awaited_people_get_deadlines_that_renew_when_they_act() {
-        let now = Instant::now();
-        let second = Duration::from_secs(1);
-        let mut clocks = Clocks::new(3, Some(second));
-        let people = |seat: Seat| seat != 2;
-        clocks.update(&[0, 2], people, None, now);
-        assert_eq!(
-            clocks.next(),
-            Some(now + second),
-            "seat 0 only: seat 2 is a bot"
-        );
-        let later = now + second / 2;
-        clocks.update(&[0, 1], people, None, later);
-        assert_eq!(
-            clocks.deadlines,
-            [Some(now + second), Some(later + second), None]
-        );
-        clocks.update(&[0, 1], people, Some(0), later);
-        assert_eq!(clocks.deadlines[0], Some(later + second), "acting renews");
-        assert_eq!(clocks.expire(later), None);
-        assert_eq!(clocks.expire(later + second), Some(0));
-        assert_eq!(clocks.expire(later + second), Some(1));
-        assert_eq!(clocks.next(), None);
-        clocks.update(&[1], people, None, later);
-        clocks.stop();
-        assert_eq!(clocks.next(), None);
-    }
-
-    #[test]
-    fn without_a_limit_nothing_is_timed() {
-        let mut clocks = Clocks::new(2, None);
-        clocks.update(&[0, 1], |_| true, None, Instant::now());
-        assert_eq!(clocks.next(), None);
-    }
-}
+#[path = "clock_tests.rs"]
+mod tests;

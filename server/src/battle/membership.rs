@@ -4,7 +4,7 @@
 
 use battle_protocol::{BattleStatus, ErrorCode, Req, Seat, ServerMsg};
 use battle_rules::ruleset::Viewer;
-use battle_rules::view::{envelope, Viewers};
+use battle_rules::view::Viewers;
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -117,11 +117,11 @@ impl BattleActor {
     /// the current view, both in one write.
     fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
         let index = self.audience_index(viewer);
+        // Built for this viewer alone; the snapshot leaves out what is marked for others.
+        let view = self.envelope(Viewers::of(viewer));
         let (id, status, game, ticket) = (&self.id, self.status, &*self.game, self.ticket);
         let audience = &mut self.audiences[index];
         audience.add(from.clone());
-        // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
         let ahead = Some(message_frame(reply));
         audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view, ticket);
         if status != BattleStatus::Finished {
@@ -144,9 +144,9 @@ impl BattleActor {
             }
         };
         let index = self.audience_index(viewer);
-        let (id, status, game, ticket) = (&self.id, self.status, &*self.game, self.ticket);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = envelope::build_all(id, status, &self.shown_seats, game, Viewers::of(viewer));
+        let view = self.envelope(Viewers::of(viewer));
+        let (id, game, ticket) = (&self.id, &*self.game, self.ticket);
         let log = game.log(viewer);
         self.audiences[index].send_snapshot(id, from, None, req, log, &view, ticket);
     }

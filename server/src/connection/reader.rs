@@ -248,6 +248,7 @@ impl Router {
                 pace_ms,
                 grace_ms,
                 seed,
+                timer,
                 req,
             } => {
                 let request = CreateRequest {
@@ -258,6 +259,7 @@ impl Router {
                     pace_ms,
                     grace_ms,
                     seed,
+                    timer,
                 };
                 match self.lobby.create(request) {
                     Ok((battle_id, ticket)) => {

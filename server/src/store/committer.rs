@@ -126,8 +126,8 @@ impl Committer {
                         tx.prepare_cached(
                             "INSERT OR REPLACE INTO battles
                              (id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms,
-                              seeded)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                              seeded, timer)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                         )?
                         .execute(params![
                             c.battle,
@@ -140,6 +140,8 @@ impl Committer {
                             c.private,
                             c.grace_ms as i64,
                             c.seeded,
+                            c.timer
+                                .map(|t| serde_json::to_string(&t).expect("a timer serializes")),
                         ])?;
                         created.push((c.battle.clone(), last_row));
                     }

@@ -200,6 +200,7 @@ mod tests {
             grace_ms: 60_000,
             private: true,
             seeded: false,
+            timer: Some(battle_rules::TimerSpec::STANDARD),
         }))
     }
 

@@ -50,4 +50,6 @@ pub struct Created {
     pub private: bool,
     /// The creator chose the seed.
     pub seeded: bool,
+    /// The turn timer (`None`: untimed).
+    pub timer: Option<battle_rules::TimerSpec>,
 }

@@ -35,7 +35,8 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
     let mut battles = Vec::new();
     let mut index = HashMap::new();
     let mut query = conn.prepare(
-        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms, seeded
+        "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms, seeded,
+                timer
          FROM battles ORDER BY rowid",
     )?;
     let mut rows = query.query([])?;
@@ -55,6 +56,12 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
                 .get::<_, Option<i64>>(8)?
                 .map_or(DEFAULT_GRACE_MS, |ms| ms as u64),
             seeded: row.get(9)?,
+            timer: match row.get::<_, Option<String>>(10)? {
+                Some(text) => Some(
+                    serde_json::from_str(&text).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                ),
+                None => None,
+            },
         };
         index.insert(created.battle.clone(), battles.len());
         battles.push(SavedBattle {

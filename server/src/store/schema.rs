@@ -45,6 +45,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE battles ADD COLUMN grace_ms INTEGER;",
     // 3: whether the creator chose the seed.
     "ALTER TABLE battles ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;",
+    // 4: each battle's turn timer, as JSON (NULL: untimed).
+    "ALTER TABLE battles ADD COLUMN timer TEXT;",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits

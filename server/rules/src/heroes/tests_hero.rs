@@ -111,7 +111,11 @@ fn equipment_replaces_and_the_big_hit_reduction_works_once_per_turn() {
 fn level_up_once_for_good_barbarian_8_armor_mage_10_max_mana() {
     let mut barbarian = Hero::new(&BARBARIAN, 1);
     barbarian.armor = 5;
-    assert_eq!(barbarian.level_progress(), (5, 8), "progress: armor out of 8");
+    assert_eq!(
+        barbarian.level_progress(),
+        (5, 8),
+        "progress: armor out of 8"
+    );
     barbarian.armor = 8;
     barbarian.check_level_up();
     assert!(barbarian.levelled);
@@ -126,7 +130,11 @@ fn level_up_once_for_good_barbarian_8_armor_mage_10_max_mana() {
         mage.upkeep();
     }
     assert!(!mage.levelled, "9 max mana");
-    assert_eq!(mage.level_progress(), (9, 10), "progress: max mana out of 10");
+    assert_eq!(
+        mage.level_progress(),
+        (9, 10),
+        "progress: max mana out of 10"
+    );
     mage.upkeep();
     assert!(mage.levelled, "10 max mana");
 }

@@ -89,6 +89,8 @@ impl Game for Roguelite {
     /// 6 steps (its start, 4 actions: 3 energy x 150%, its end). With eight rewards:
     /// 9 x (30 x 4 + 30 x 21 x 6) + 8 = 35,108.
     const MAX_STEPS: usize = 36_000;
+    /// Untimed: one person plays against the engine, so nobody waits for them.
+    const TIMER: Option<crate::TimerSpec> = None;
 
     fn check_options(options: &Options) -> Result<(), OptionsError> {
         options.check()
