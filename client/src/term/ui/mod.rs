@@ -152,6 +152,16 @@ pub fn move_marker(screen: &Screen) -> Option<Span<'static>> {
     }
 }
 
+/// The result's colour for the viewer: green for a win, red for a loss, yellow otherwise
+/// (a draw, or a spectator).
+pub fn verdict_color(tracker: &ViewTracker) -> Color {
+    match crate::term::outcome::verdict(tracker) {
+        Some(crate::term::outcome::Verdict::Won) => Color::Green,
+        Some(crate::term::outcome::Verdict::Lost) => Color::Red,
+        _ => Color::Yellow,
+    }
+}
+
 /// The "battle over" box: `lines`, the first (the verdict) bold in `color`, then how to
 /// leave.
 pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color: Color) {

@@ -2,9 +2,14 @@
 //! marked, and while an open entry is being filled its fields, each with the values it may
 //! take (the chosen one marked, a list's picks numbered in the order chosen). A panel gives
 //! the words for entries, values and fields ([`Words`]); [`plain_words`] serves any ruleset.
+//! [`draw_now_box`] draws them in a panel's "now" box, scrolled to keep the cursor in sight;
+//! [`wrapped_rows`] and [`rows`] size the boxes of a panel.
 
-use ratatui::style::{Modifier, Style};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
 use serde_json::Value;
 
 use super::Screen;
@@ -46,6 +51,64 @@ pub fn plain_words() -> Words<'static> {
         value: &plain_value,
         label: &plain_label,
     }
+}
+
+/// The screen rows `lines` take when word-wrapped to `width` columns.
+pub fn wrapped_rows(lines: &[Line], width: usize) -> usize {
+    let width = width.max(1);
+    lines
+        .iter()
+        .map(|line| {
+            let (mut rows, mut used) = (1, 0);
+            for word in line.to_string().split(' ') {
+                let len = word.chars().count();
+                let needed = if used == 0 { len } else { used + 1 + len };
+                if needed <= width {
+                    used = needed;
+                } else if used == 0 {
+                    rows += (len - 1) / width;
+                    used = (len - 1) % width + 1;
+                } else {
+                    rows += 1 + len.saturating_sub(1) / width;
+                    used = len.saturating_sub(1) % width + 1;
+                }
+            }
+            rows
+        })
+        .sum()
+}
+
+/// A row count as a layout length.
+pub fn rows(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// The "now" box: `lines` (what is asked, then the picker's), word-wrapped, bordered in
+/// cyan while this client may move, scrolled so that line `cursor_line` stays in sight when
+/// the box is shorter than the list.
+pub fn draw_now_box(
+    frame: &mut Frame,
+    area: Rect,
+    screen: &Screen,
+    lines: Vec<Line<'static>>,
+    cursor_line: usize,
+) {
+    let style = if screen.my_move() {
+        Style::new().fg(Color::Cyan)
+    } else {
+        Style::new()
+    };
+    let width = usize::from(area.width.saturating_sub(2));
+    let before = wrapped_rows(&lines[..cursor_line.min(lines.len())], width);
+    let inside = usize::from(area.height.saturating_sub(2)).max(1);
+    let scroll = rows((before + 1).saturating_sub(inside));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .block(Block::bordered().title(" now ").border_style(style)),
+        area,
+    );
 }
 
 /// The picker's lines for `screen`'s seat, and the line the cursor is on (for scrolling).

@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::{draw_result_box, move_marker, Screen};
-use crate::term::outcome::{result_lines, verdict, Verdict};
+use super::{draw_result_box, move_marker, verdict_color, Screen};
+use crate::term::outcome::result_lines;
 use crate::term::presence::{presence, Presence};
 use crate::ViewTracker;
 
@@ -219,11 +219,7 @@ fn draw_hand(frame: &mut Frame, area: Rect, side: &Value) {
 }
 
 fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
-    let color = match verdict(tracker) {
-        Some(Verdict::Won) => Color::Green,
-        Some(Verdict::Lost) => Color::Red,
-        _ => Color::Yellow,
-    };
+    let color = verdict_color(tracker);
     let mut lines = result_lines(tracker);
     if lines.is_empty() {
         lines.push("The battle is over.".to_owned());

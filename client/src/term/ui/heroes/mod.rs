@@ -18,9 +18,9 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::picker::{picker_lines, Words};
-use super::{draw_result_box, move_marker, Screen};
-use crate::term::outcome::{result_lines, verdict, Verdict};
+use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
+use super::{draw_result_box, move_marker, verdict_color, Screen};
+use crate::term::outcome::result_lines;
 use crate::term::presence::{presence, Presence};
 use words::value_name;
 use words::{action_line, combat_lines, decision, field_label, minion_line, player, text};
@@ -78,56 +78,10 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     if tracker.is_over() {
         draw_result(frame, asked_area, screen);
     } else {
-        let style = if screen.my_move() {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new()
-        };
-        // Keep the cursor's line in sight when the box is shorter than the list.
-        let width = usize::from(asked_area.width.saturating_sub(2));
-        let before = wrapped_rows(&asked[..cursor_line.min(asked.len())], width);
-        let inside = usize::from(asked_area.height.saturating_sub(2)).max(1);
-        let scroll = rows((before + 1).saturating_sub(inside));
-        frame.render_widget(
-            Paragraph::new(asked)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0))
-                .block(Block::bordered().title(" now ").border_style(style)),
-            asked_area,
-        );
+        draw_now_box(frame, asked_area, screen, asked, cursor_line);
     }
 
     super::draw_log_box(frame, log, game, screen, "↑");
-}
-
-/// The screen rows `lines` take when word-wrapped to `width` columns.
-fn wrapped_rows(lines: &[Line], width: usize) -> usize {
-    let width = width.max(1);
-    lines
-        .iter()
-        .map(|line| {
-            let (mut rows, mut used) = (1, 0);
-            for word in line.to_string().split(' ') {
-                let len = word.chars().count();
-                let needed = if used == 0 { len } else { used + 1 + len };
-                if needed <= width {
-                    used = needed;
-                } else if used == 0 {
-                    rows += (len - 1) / width;
-                    used = (len - 1) % width + 1;
-                } else {
-                    rows += 1 + len.saturating_sub(1) / width;
-                    used = len.saturating_sub(1) % width + 1;
-                }
-            }
-            rows
-        })
-        .sum()
-}
-
-/// A row count as a layout length.
-fn rows(n: usize) -> u16 {
-    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// `Round 4 · Player 2's turn · Player 1 chooses blockers  ← your move`.
@@ -369,11 +323,7 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
 
 /// The result box, coloured for the viewer.
 fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
-    let color = match verdict(screen.tracker) {
-        Some(Verdict::Won) => Color::Green,
-        Some(Verdict::Lost) => Color::Red,
-        _ => Color::Yellow,
-    };
+    let color = verdict_color(screen.tracker);
     let mut lines = result_lines(screen.tracker);
     if lines.is_empty() {
         lines.push("The battle is over.".to_owned());

@@ -15,15 +15,15 @@ mod boxes;
 mod words;
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::picker::{picker_lines, Words};
-use super::{draw_log_box, draw_result_box, move_marker, Screen};
-use crate::term::outcome::{result_lines, verdict, Verdict};
+use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
+use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen};
+use crate::term::outcome::result_lines;
 use boxes::{bag_lines, draw_bag, draw_hand, draw_side, hand_lines, side_lines};
 use words::{action_line, decision, field_label, phase_name, player, seat_of, value_name};
 
@@ -89,40 +89,10 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     if tracker.is_over() {
         draw_result(frame, now_area, screen);
     } else {
-        draw_now(frame, now_area, screen, asked, cursor_line);
+        draw_now_box(frame, now_area, screen, asked, cursor_line);
     }
 
     draw_log_box(frame, log, game, screen, "↑");
-}
-
-/// The screen rows `lines` take when word-wrapped to `width` columns.
-fn wrapped_rows(lines: &[Line], width: usize) -> usize {
-    let width = width.max(1);
-    lines
-        .iter()
-        .map(|line| {
-            let (mut rows, mut used) = (1, 0);
-            for word in line.to_string().split(' ') {
-                let len = word.chars().count();
-                let needed = if used == 0 { len } else { used + 1 + len };
-                if needed <= width {
-                    used = needed;
-                } else if used == 0 {
-                    rows += (len - 1) / width;
-                    used = (len - 1) % width + 1;
-                } else {
-                    rows += 1 + len.saturating_sub(1) / width;
-                    used = len.saturating_sub(1) % width + 1;
-                }
-            }
-            rows
-        })
-        .sum()
-}
-
-/// A row count as a layout length.
-fn rows(n: usize) -> u16 {
-    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// `Turn 9 · Player 2's turn (yours) · main phase · Player 1 resolves a trigger from the
@@ -196,32 +166,6 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
     (lines, cursor)
 }
 
-/// The "now" box: [`asked_lines`], scrolled to keep the cursor's line in sight.
-fn draw_now(
-    frame: &mut Frame,
-    area: Rect,
-    screen: &Screen,
-    asked: Vec<Line<'static>>,
-    cursor_line: usize,
-) {
-    let style = if screen.my_move() {
-        Style::new().fg(Color::Cyan)
-    } else {
-        Style::new()
-    };
-    let width = usize::from(area.width.saturating_sub(2));
-    let before = wrapped_rows(&asked[..cursor_line.min(asked.len())], width);
-    let inside = usize::from(area.height.saturating_sub(2)).max(1);
-    let scroll = rows((before + 1).saturating_sub(inside));
-    frame.render_widget(
-        Paragraph::new(asked)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0))
-            .block(Block::bordered().title(" now ").border_style(style)),
-        area,
-    );
-}
-
 /// The result's lines for the viewer (never empty).
 fn result_text(screen: &Screen) -> Vec<String> {
     let mut lines = result_lines(screen.tracker);
@@ -233,10 +177,6 @@ fn result_text(screen: &Screen) -> Vec<String> {
 
 /// The result box, coloured for the viewer.
 fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
-    let color = match verdict(screen.tracker) {
-        Some(Verdict::Won) => Color::Green,
-        Some(Verdict::Lost) => Color::Red,
-        _ => Color::Yellow,
-    };
+    let color = verdict_color(screen.tracker);
     draw_result_box(frame, area, result_text(screen), color);
 }

@@ -20,8 +20,8 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::picker::{picker_lines, Words};
-use super::{draw_log_box, draw_result_box, move_marker, Screen};
+use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
+use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen};
 use crate::term::outcome::{result_lines, verdict, Verdict};
 use words::{
     action_line, card_effect, current_run, energy, field_label, num, pace, queue_words,
@@ -101,63 +101,12 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         cards_area,
     );
     if over {
-        let color = match verdict(tracker) {
-            Some(Verdict::Won) => Color::Green,
-            Some(Verdict::Lost) => Color::Red,
-            _ => Color::Yellow,
-        };
-        draw_result_box(frame, asked_area, result, color);
+        draw_result_box(frame, asked_area, result, verdict_color(tracker));
     } else {
-        let style = if screen.my_move() {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new()
-        };
-        // Keep the cursor's line in sight when the box is shorter than the list.
-        let width = usize::from(asked_area.width.saturating_sub(2));
-        let before = wrapped_rows(&asked[..cursor_line.min(asked.len())], width);
-        let inside = usize::from(asked_area.height.saturating_sub(2)).max(1);
-        let scroll = rows((before + 1).saturating_sub(inside));
-        frame.render_widget(
-            Paragraph::new(asked)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0))
-                .block(Block::bordered().title(" now ").border_style(style)),
-            asked_area,
-        );
+        draw_now_box(frame, asked_area, screen, asked, cursor_line);
     }
 
     draw_log_box(frame, log, game, screen, "↑");
-}
-
-/// The screen rows `lines` take when word-wrapped to `width` columns.
-fn wrapped_rows(lines: &[Line], width: usize) -> usize {
-    let width = width.max(1);
-    lines
-        .iter()
-        .map(|line| {
-            let (mut rows, mut used) = (1, 0);
-            for word in line.to_string().split(' ') {
-                let len = word.chars().count();
-                let needed = if used == 0 { len } else { used + 1 + len };
-                if needed <= width {
-                    used = needed;
-                } else if used == 0 {
-                    rows += (len - 1) / width;
-                    used = (len - 1) % width + 1;
-                } else {
-                    rows += 1 + len.saturating_sub(1) / width;
-                    used = len.saturating_sub(1) % width + 1;
-                }
-            }
-            rows
-        })
-        .sum()
-}
-
-/// A row count as a layout length.
-fn rows(n: usize) -> u16 {
-    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// `Depth 2/3, the Drowned Halls · Battle 5/9 · Your phase 2 (limit 30) · 1 phase in a row
