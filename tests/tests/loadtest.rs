@@ -157,61 +157,41 @@ async fn gambit_runs_tick_at_their_pace_and_the_tick_lag_is_measured() {
     server.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn heroes_games_are_played_to_the_end_by_the_load_tool() {
+/// Six battles of `ruleset`'s `sample`, the load tool on `seats`, three at a time: every one
+/// played to its end, every random legal action accepted, every patch applied.
+async fn plays_six_to_the_end(ruleset: &str, sample: &str, seats: Vec<usize>) {
     let server = start_server_with(Config::for_tests()).await;
     let mut config = LoadConfig::new(server.url());
-    config.ruleset = "heroes".into();
-    config.sample = "duel".into();
+    config.ruleset = ruleset.into();
+    config.sample = sample.into();
     config.options = serde_json::json!({});
-    config.seats = vec![0, 1];
+    config.seats = seats;
     config.concurrency = 3;
     config.battles = Some(6);
     config.duration = Duration::from_secs(60);
     let report = run_with(config).await.expect("the load test runs");
-    assert_eq!(report.battles_completed, 6, "{report}");
+    assert_eq!(report.battles_completed, 6, "{ruleset}: {report}");
     assert_eq!(
         report.error_total, 0,
-        "every random legal action is accepted: {report}"
+        "{ruleset}: every random legal action is accepted: {report}"
     );
-    assert_eq!(report.violation_total, 0, "{report}");
+    assert_eq!(report.violation_total, 0, "{ruleset}: {report}");
     server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heroes_games_are_played_to_the_end_by_the_load_tool() {
+    plays_six_to_the_end("heroes", "duel", vec![0, 1]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn roguelite_runs_are_played_to_the_end_by_the_load_tool() {
-    let server = start_server_with(Config::for_tests()).await;
-    let mut config = LoadConfig::new(server.url());
-    config.ruleset = "roguelite".into();
-    config.sample = "run".into();
-    config.options = serde_json::json!({});
-    config.seats = vec![0];
-    config.concurrency = 3;
-    config.battles = Some(6);
-    config.duration = Duration::from_secs(60);
-    let report = run_with(config).await.expect("the load test runs");
-    assert_eq!(report.battles_completed, 6, "{report}");
-    assert_eq!(report.error_total, 0, "{report}");
-    assert_eq!(report.violation_total, 0, "{report}");
-    server.shutdown().await;
+    plays_six_to_the_end("roguelite", "run", vec![0]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lore_games_are_played_to_the_end_by_the_load_tool() {
-    let server = start_server_with(Config::for_tests()).await;
-    let mut config = LoadConfig::new(server.url());
-    config.ruleset = "lore".into();
-    config.sample = "duel".into();
-    config.options = serde_json::json!({});
-    config.seats = vec![0, 1];
-    config.concurrency = 3;
-    config.battles = Some(6);
-    config.duration = Duration::from_secs(60);
-    let report = run_with(config).await.expect("the load test runs");
-    assert_eq!(report.battles_completed, 6, "{report}");
-    assert_eq!(report.error_total, 0, "{report}");
-    assert_eq!(report.violation_total, 0, "{report}");
-    server.shutdown().await;
+    plays_six_to_the_end("lore", "duel", vec![0, 1]).await;
 }
 
 /// A `ws://` URL on a loopback port where nothing listens (bound a moment ago, then freed).
