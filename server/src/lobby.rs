@@ -125,16 +125,7 @@ impl Lobby {
             let private = battle.created.private;
             match battle::restore(battle, self.clone()) {
                 Ok((actor, handle, summary)) => {
-                    self.battles.insert(
-                        id,
-                        Entry {
-                            handle,
-                            summary,
-                            private,
-                            created: self.created.fetch_add(1, Ordering::Relaxed),
-                        },
-                    );
-                    tokio::spawn(Box::new(actor).run());
+                    self.register(id, actor, handle, summary, private);
                     restored += 1;
                 }
                 Err(why) => tracing::warn!(battle = %id, %why, "battle not restored"),
@@ -235,18 +226,31 @@ impl Lobby {
             timer,
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
+        self.register(battle_id.clone(), actor, handle, summary, request.private);
+        tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
+        Ok((battle_id, ticket))
+    }
+
+    /// List a battle under `id` and start its actor.
+    fn register(
+        &self,
+        id: String,
+        actor: battle::BattleActor,
+        handle: BattleHandle,
+        summary: BattleSummary,
+        private: bool,
+    ) {
+        let created = self.created.fetch_add(1, Ordering::Relaxed);
         self.battles.insert(
-            battle_id.clone(),
+            id,
             Entry {
                 handle,
                 summary,
-                private: request.private,
-                created: self.created.fetch_add(1, Ordering::Relaxed),
+                private,
+                created,
             },
         );
         tokio::spawn(Box::new(actor).run());
-        tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
-        Ok((battle_id, ticket))
     }
 
     /// The handle of a live battle.
