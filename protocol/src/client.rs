@@ -22,6 +22,10 @@ pub enum ClientMsg {
     },
     /// Ask for the public battles; answered by `battles`.
     List {
+        /// Also list recently finished battles (newest first), whose replays can be asked
+        /// for with `replay`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        finished: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -49,6 +53,11 @@ pub enum ClientMsg {
         /// such a battle is marked `seeded` in `list`. Default: a random seed nobody is told.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed: Option<u64>,
+        /// Spectators receive every change this many milliseconds after the players (at
+        /// most 600,000): a player watching from a second connection sees nothing sooner,
+        /// and a streamer can delay. Default 0.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spectator_delay_ms: Option<u64>,
         /// The turn timer: `"off"`, or any of `bank_ms`, `increment_ms`, `cap_ms`,
         /// `forfeit_after` (the others from the ruleset's default). Default: the ruleset's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +116,12 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
+    /// Ask for a finished battle as its spectators saw it; answered by `replay`.
+    Replay {
+        battle_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
     /// Liveness check; answered by `pong`.
     Ping {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,16 +131,16 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// The `type` names the server understands, in documentation order.
-    pub const TYPES: [&'static str; 11] = [
+    pub const TYPES: [&'static str; 12] = [
         "hello", "list", "create", "join", "rejoin", "spectate", "act", "resync", "resign",
-        "leave", "ping",
+        "leave", "replay", "ping",
     ];
 
     /// The correlation number the client attached, if any.
     pub fn req(&self) -> Option<Req> {
         match self {
             ClientMsg::Hello { req, .. }
-            | ClientMsg::List { req }
+            | ClientMsg::List { req, .. }
             | ClientMsg::Create { req, .. }
             | ClientMsg::Join { req, .. }
             | ClientMsg::Rejoin { req, .. }
@@ -134,6 +149,7 @@ impl ClientMsg {
             | ClientMsg::Resync { req, .. }
             | ClientMsg::Resign { req, .. }
             | ClientMsg::Leave { req, .. }
+            | ClientMsg::Replay { req, .. }
             | ClientMsg::Ping { req } => *req,
         }
     }
@@ -178,6 +194,7 @@ mod tests {
                 pace_ms: None,
                 grace_ms: None,
                 seed: None,
+                spectator_delay_ms: None,
                 timer: None,
                 req: None
             }

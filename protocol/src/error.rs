@@ -48,6 +48,8 @@ pub enum ErrorCode {
     BadAction,
     /// Spectators can watch but not act.
     SpectatorsCannotAct,
+    /// `replay` named a battle that is still being played: spectate it instead.
+    NotFinished,
     /// The server is at a configured limit (battles, queue); try again later.
     ServerBusy,
     /// Something went wrong inside the server; the request had no effect.
@@ -56,7 +58,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -77,6 +79,7 @@ impl ErrorCode {
         ErrorCode::IllegalAction,
         ErrorCode::BadAction,
         ErrorCode::SpectatorsCannotAct,
+        ErrorCode::NotFinished,
         ErrorCode::ServerBusy,
         ErrorCode::Internal,
     ];
@@ -104,6 +107,7 @@ impl ErrorCode {
             ErrorCode::IllegalAction => "illegal_action",
             ErrorCode::BadAction => "bad_action",
             ErrorCode::SpectatorsCannotAct => "spectators_cannot_act",
+            ErrorCode::NotFinished => "not_finished",
             ErrorCode::ServerBusy => "server_busy",
             ErrorCode::Internal => "internal",
         }

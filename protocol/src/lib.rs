@@ -9,11 +9,13 @@ pub mod choose;
 mod client;
 mod error;
 mod lobby;
+mod replay;
 mod server;
 
 pub use client::ClientMsg;
 pub use error::ErrorCode;
 pub use lobby::{BattleStatus, BattleSummary, RulesetInfo, SampleInfo, SeatInfo};
+pub use replay::{FinishedSummary, OutcomeInfo, Replay};
 pub use server::ServerMsg;
 
 /// Re-exported so clients can apply patches with the same types the server produces.

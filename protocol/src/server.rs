@@ -4,7 +4,7 @@ use json_patch::Patch;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{BattleSummary, ErrorCode, Req, RulesetInfo, Seat};
+use crate::{BattleSummary, ErrorCode, FinishedSummary, Replay, Req, RulesetInfo, Seat};
 
 /// One server-to-client message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,6 +22,9 @@ pub enum ServerMsg {
     /// Answer to `list`: the public battles.
     Battles {
         battles: Vec<BattleSummary>,
+        /// With `list`'s `finished`: recently finished public battles, newest first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        finished: Option<Vec<FinishedSummary>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -70,6 +73,12 @@ pub enum ServerMsg {
         battle_id: String,
         /// `"requested"`, `"replaced"` (the seat was rejoined elsewhere), `"expired"`.
         reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `replay`: the finished battle as its spectators saw it.
+    Replay {
+        replay: Box<Replay>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },

@@ -35,6 +35,8 @@ pub struct CreateRequest {
     pub seed: Option<u64>,
     /// The turn timer asked for (`"off"` or its numbers; absent: the ruleset's default).
     pub timer: Option<Value>,
+    /// How long after the players spectators see each change, in milliseconds.
+    pub spectator_delay_ms: Option<u64>,
 }
 
 struct Entry {

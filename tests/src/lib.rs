@@ -186,6 +186,7 @@ impl Client {
             pace_ms: msg.pace_ms,
             grace_ms: msg.grace_ms,
             seed: msg.seed,
+            spectator_delay_ms: msg.spectator_delay_ms,
             timer: msg.timer,
             req: Some(req),
         })
@@ -319,9 +320,15 @@ impl Client {
     /// `list`: the public battles.
     pub async fn list(&mut self) -> Vec<BattleSummary> {
         let req = self.req();
-        self.send(ClientMsg::List { req: Some(req) }).await;
+        self.send(ClientMsg::List {
+            finished: false,
+            req: Some(req),
+        })
+        .await;
         match self.expect_msg().await {
-            ServerMsg::Battles { battles, req: got } => {
+            ServerMsg::Battles {
+                battles, req: got, ..
+            } => {
                 assert_eq!(got, Some(req), "{}: battles must echo req", self.name);
                 battles
             }
@@ -362,6 +369,7 @@ pub struct Create {
     pub grace_ms: Option<u64>,
     pub seed: Option<u64>,
     pub timer: Option<Value>,
+    pub spectator_delay_ms: Option<u64>,
 }
 
 impl Create {
@@ -385,6 +393,7 @@ impl Create {
             grace_ms: None,
             seed: None,
             timer: None,
+            spectator_delay_ms: None,
         }
     }
 
@@ -409,6 +418,12 @@ impl Create {
     /// The turn timer (`"off"` or its numbers).
     pub fn timer(mut self, timer: Value) -> Create {
         self.timer = Some(timer);
+        self
+    }
+
+    /// Spectators see every change this much later than the players.
+    pub fn spectator_delay_ms(mut self, ms: u64) -> Create {
+        self.spectator_delay_ms = Some(ms);
         self
     }
 

@@ -107,6 +107,7 @@ async fn clocks_can_be_turned_off_and_bad_numbers_are_refused() {
                 pace_ms: None,
                 grace_ms: None,
                 seed: None,
+                spectator_delay_ms: None,
                 timer: Some(timer),
                 req: Some(req),
             })

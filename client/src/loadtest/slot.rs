@@ -337,6 +337,7 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                 pace_ms: Some(config.pace_ms),
                 grace_ms: None,
                 seed: None,
+                spectator_delay_ms: None,
                 timer: None,
                 req,
             })

@@ -105,6 +105,7 @@ impl BattleSpec {
             pace_ms: self.pace_ms,
             grace_ms: None,
             seed: None,
+            spectator_delay_ms: None,
             timer: None,
             req: Some(req),
         }
@@ -141,7 +142,15 @@ pub fn setup_from(deck: &[String], setup: Option<&str>) -> Result<Option<Value>,
 /// The server's public battles.
 pub async fn list(url: &str) -> Result<Vec<BattleSummary>, SessionError> {
     let mut conn = connect(url, ANSWER_TIMEOUT).await?;
-    let answer = request(&mut conn, ClientMsg::List { req: Some(1) }, 1).await;
+    let answer = request(
+        &mut conn,
+        ClientMsg::List {
+            finished: false,
+            req: Some(1),
+        },
+        1,
+    )
+    .await;
     let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
     match answer? {
         ServerMsg::Battles { battles, .. } => Ok(battles),

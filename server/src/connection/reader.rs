@@ -236,10 +236,18 @@ impl Router {
                 }
             }
             ClientMsg::Ping { req } => self.reply(ServerMsg::Pong { req }),
-            ClientMsg::List { req } => self.reply(ServerMsg::Battles {
-                battles: self.lobby.list(),
-                req,
-            }),
+            ClientMsg::List { finished, req } => {
+                if finished {
+                    self.list_finished(req);
+                } else {
+                    self.reply(ServerMsg::Battles {
+                        battles: self.lobby.list(),
+                        finished: None,
+                        req,
+                    });
+                }
+            }
+            ClientMsg::Replay { battle_id, req } => self.replay(battle_id, req),
             ClientMsg::Create {
                 ruleset,
                 options,
@@ -248,10 +256,12 @@ impl Router {
                 pace_ms,
                 grace_ms,
                 seed,
+                spectator_delay_ms,
                 timer,
                 req,
             } => {
                 let request = CreateRequest {
+                    spectator_delay_ms,
                     ruleset,
                     options,
                     bots,
@@ -407,6 +417,20 @@ impl Router {
                 self.no_such_battle(&battle_id, req);
             }
         }
+    }
+
+    /// `list` with `finished`: the live battles and the recently finished ones.
+    fn list_finished(&self, req: Option<u64>) {
+        self.reply(ServerMsg::Battles {
+            battles: self.lobby.list(),
+            finished: Some(Vec::new()),
+            req,
+        });
+    }
+
+    /// `replay`: the finished battle as its spectators saw it.
+    fn replay(&self, battle_id: String, req: Option<u64>) {
+        self.no_such_battle(&battle_id, req);
     }
 
     fn no_such_battle(&self, battle_id: &str, req: Option<u64>) {
