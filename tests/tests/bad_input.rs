@@ -127,6 +127,7 @@ async fn refused_creates_and_joins_keep_the_connection_usable() {
                 pace_ms: create.pace_ms,
                 grace_ms: create.grace_ms,
                 seed: create.seed,
+                spectator_delay_ms: create.spectator_delay_ms,
                 timer: create.timer,
                 req: Some(req),
             },
