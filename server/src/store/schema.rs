@@ -47,6 +47,26 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE battles ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;",
     // 4: each battle's turn timer, as JSON (NULL: untimed).
     "ALTER TABLE battles ADD COLUMN timer TEXT;",
+    // 5: finished battles kept for replays, each with its whole input log (a JSON array),
+    // so that it outlives the battle's rows and is read back in one row.
+    "CREATE TABLE replays (
+        id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
+        bots TEXT NOT NULL,
+        private INTEGER NOT NULL,
+        seeded INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        ended_at INTEGER NOT NULL,
+        steps INTEGER NOT NULL,
+        inputs TEXT NOT NULL
+    );
+    CREATE INDEX replays_by_end ON replays (ended_at);",
+    // 6: how long after the players each battle's spectators see a change.
+    "ALTER TABLE battles ADD COLUMN spectator_delay_ms INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
