@@ -36,6 +36,8 @@ pub struct Config {
     /// Commits wait for the disk (survive power loss), not only for the operating system
     /// (survive a killed process).
     pub fsync: bool,
+    /// How long finished battles are kept for replays, and how many.
+    pub retention: crate::store::Retention,
 }
 
 impl Default for Config {
@@ -52,6 +54,7 @@ impl Default for Config {
             rulesets: catalog().iter().collect(),
             data_dir: None,
             fsync: false,
+            retention: crate::store::Retention::default(),
             disconnect_grace: Duration::from_secs(60),
         }
     }

@@ -7,7 +7,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
+use battle_protocol::{
+    BattleStatus, BattleSummary, ErrorCode, FinishedSummary, Replay, RulesetInfo, SampleInfo, Seat,
+};
 use battle_rules::{RulesetEntry, TimerSpec};
 use dashmap::DashMap;
 use rand::Rng;
@@ -20,6 +22,9 @@ use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
 /// A refused lobby request: the code and the sentence for the client.
 pub type Refusal = (ErrorCode, String);
+
+/// Most finished battles `list` gives.
+pub const FINISHED_LISTED: usize = 50;
 
 /// What `create` asks for.
 #[derive(Debug, Clone, Default)]
@@ -225,6 +230,7 @@ impl Lobby {
             pace: std::time::Duration::from_millis(pace_ms),
             grace: std::time::Duration::from_millis(grace_ms),
             seeded: request.seed.is_some(),
+            private: request.private,
             timer,
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
@@ -272,6 +278,63 @@ impl Lobby {
             .collect();
         listed.sort_by_key(|(created, _)| *created);
         listed.into_iter().map(|(_, summary)| summary).collect()
+    }
+
+    /// The finished battle `battle_id` as its spectators saw it, rebuilt from what the
+    /// store kept. Blocking (it may read the database and replays every step): call it off
+    /// the runtime's threads.
+    pub fn replay(&self, battle_id: &str) -> Result<Replay, Refusal> {
+        let live = self
+            .battles
+            .get(battle_id)
+            .map(|entry| entry.summary.status);
+        if live.is_some_and(|status| status != BattleStatus::Finished) {
+            return Err((
+                ErrorCode::NotFinished,
+                format!(
+                    "battle {battle_id:?} is still being played: spectate it; its replay \
+                     comes once it is over"
+                ),
+            ));
+        }
+        let ended = self
+            .store
+            .archive()
+            .get(battle_id)
+            .map_err(|err| {
+                tracing::error!(battle = %battle_id, %err, "cannot read a kept battle");
+                (
+                    ErrorCode::Internal,
+                    format!("cannot read the battle: {err}"),
+                )
+            })?
+            .ok_or_else(|| {
+                (
+                    ErrorCode::NoSuchBattle,
+                    format!(
+                        "no finished battle {battle_id:?} is kept (it may be past the \
+                         server's replay retention, or never existed)"
+                    ),
+                )
+            })?;
+        crate::replay::build(&ended, &self.config).map_err(|err| {
+            (
+                ErrorCode::NoSuchBattle,
+                format!("battle {battle_id:?} is kept but this server cannot replay it: {err}"),
+            )
+        })
+    }
+
+    /// The most recently finished public battles still kept, newest first (at most
+    /// [`FINISHED_LISTED`]). Blocking, as [`Lobby::replay`].
+    pub fn recently_finished(&self) -> Result<Vec<FinishedSummary>, Refusal> {
+        self.store.archive().recent(FINISHED_LISTED).map_err(|err| {
+            tracing::error!(%err, "cannot read the finished battles");
+            (
+                ErrorCode::Internal,
+                format!("cannot read the finished battles: {err}"),
+            )
+        })
     }
 
     /// How many battles are alive.

@@ -62,6 +62,13 @@ struct Args {
     /// comes back with rejoin), unless `create` sets grace_ms.
     #[arg(long, env = "BATTLE_DISCONNECT_GRACE_SECS", default_value_t = 60)]
     disconnect_grace_secs: u64,
+    /// Hours a finished battle is kept for replays (0: none is kept). Kept in the data
+    /// directory; with `--data-dir none`, in memory (the last 1,000 at most).
+    #[arg(long, env = "BATTLE_REPLAY_RETENTION_HOURS", default_value_t = 168)]
+    replay_retention_hours: u64,
+    /// Most finished battles kept for replays; beyond it the oldest go first.
+    #[arg(long, env = "BATTLE_MAX_REPLAYS", default_value_t = 10_000)]
+    max_replays: usize,
 }
 
 impl From<Args> for Config {
@@ -78,6 +85,10 @@ impl From<Args> for Config {
             data_dir: (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir)),
             fsync: args.fsync,
             disconnect_grace: Duration::from_secs(args.disconnect_grace_secs),
+            retention: battle_server::store::Retention {
+                keep_for: Duration::from_secs(args.replay_retention_hours.saturating_mul(3600)),
+                most: args.max_replays,
+            },
             ..Config::default()
         }
     }

@@ -91,8 +91,10 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
 /// background task.
 pub async fn start(config: Config) -> std::io::Result<RunningServer> {
     let (store, saved) = match &config.data_dir {
-        Some(dir) => Store::open(dir, config.fsync).map_err(std::io::Error::other)?,
-        None => (Store::none(), Vec::new()),
+        Some(dir) => {
+            Store::open(dir, config.fsync, config.retention).map_err(std::io::Error::other)?
+        }
+        None => (Store::none(config.retention), Vec::new()),
     };
     let listener = listen(config.listen)?;
     let addr = listener.local_addr()?;

@@ -15,7 +15,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ErrorCode, Req, Seat, SeatInfo, ServerMsg};
+use battle_protocol::{
+    BattleStatus, BattleSummary, ErrorCode, OutcomeInfo, Req, Seat, SeatInfo, ServerMsg,
+};
 use battle_rules::input_log::{Input, InputLog};
 use battle_rules::ruleset::{RuleError, Ruleset, Viewer};
 use battle_rules::view::value::Key;
@@ -34,7 +36,7 @@ use super::handle::BattleHandle;
 use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
-use crate::store::{Record, Ticket};
+use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -52,6 +54,8 @@ pub struct BattleSetup {
     pub grace: Duration,
     /// The creator chose the seed (shown in `list`).
     pub seeded: bool,
+    /// Not shown by `list` (nor its replay among the finished battles).
+    pub private: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
 }
@@ -77,6 +81,8 @@ pub struct BattleActor {
     grace: Duration,
     /// The creator chose the seed.
     seeded: bool,
+    /// Not shown by `list`.
+    private: bool,
     rx: mpsc::Receiver<Command>,
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
@@ -131,6 +137,7 @@ pub(super) fn build(
         pace: setup.pace,
         grace: setup.grace,
         seeded: setup.seeded,
+        private: setup.private,
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
         clocks: Clocks::new(seat_count, setup.timer),
@@ -399,14 +406,45 @@ impl BattleActor {
             self.status = BattleStatus::Finished;
             self.summary_dirty = true;
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
-            let battle = self.id.clone();
-            self.keep(Record::Finished { battle });
+            let ended = self.ended();
+            self.keep(Record::Finished(Arc::new(ended)));
             tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
         }
         // The clocks are part of the view: settled before it is published.
         self.plan_clocks(acted.map(|(seat, _)| seat));
         self.publish(acted, before);
         self.plan_step();
+    }
+
+    /// The finished battle as kept for its replay.
+    fn ended(&self) -> Ended {
+        // Called once the battle has an outcome; a draw with no words otherwise.
+        let outcome = self.game.outcome().map_or_else(
+            || OutcomeInfo {
+                summary: String::new(),
+                winners: Vec::new(),
+            },
+            |o| OutcomeInfo {
+                summary: o.summary,
+                winners: o.winners,
+            },
+        );
+        Ended {
+            battle: self.id.clone(),
+            ruleset: self.log.ruleset.clone(),
+            version: self.log.version,
+            options: self.log.options.to_string(),
+            seed: self.log.seed,
+            seats: self.seats.len(),
+            bots: (0..self.seats.len())
+                .filter(|&seat| self.seats.is_bot(seat))
+                .collect(),
+            private: self.private,
+            seeded: self.seeded,
+            outcome,
+            ended_at: unix_now_ms(),
+            inputs: self.log.inputs.clone(),
+        }
     }
 
     /// Send every audience its share of the change from `before`: the view is built and

@@ -44,6 +44,7 @@ pub fn restore(
         pace: Duration::from_millis(created.pace_ms),
         grace: Duration::from_millis(created.grace_ms),
         seeded: created.seeded,
+        private: created.private,
         timer: created.timer,
     };
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));

@@ -419,18 +419,49 @@ impl Router {
         }
     }
 
-    /// `list` with `finished`: the live battles and the recently finished ones.
+    /// `list` with `finished`: the live battles and the recently finished ones. The
+    /// finished ones are read from the store off the runtime's threads; the answer follows
+    /// when they are (answers to later requests may come first: `req` tells them apart).
     fn list_finished(&self, req: Option<u64>) {
-        self.reply(ServerMsg::Battles {
-            battles: self.lobby.list(),
-            finished: Some(Vec::new()),
-            req,
+        let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
+        tokio::spawn(async move {
+            let battles = lobby.list();
+            let read = tokio::task::spawn_blocking(move || lobby.recently_finished()).await;
+            let msg = match read {
+                Ok(Ok(finished)) => ServerMsg::Battles {
+                    battles,
+                    finished: Some(finished),
+                    req,
+                },
+                Ok(Err((code, message))) => ServerMsg::error(code, message, req),
+                Err(_) => ServerMsg::error(ErrorCode::Internal, "the lookup failed", req),
+            };
+            outbox.offer_msg(&msg);
         });
     }
 
-    /// `replay`: the finished battle as its spectators saw it.
+    /// `replay`: the finished battle as its spectators saw it, rebuilt off the runtime's
+    /// threads (answered when ready, as `list` with `finished`).
     fn replay(&self, battle_id: String, req: Option<u64>) {
-        self.no_such_battle(&battle_id, req);
+        let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
+        tokio::spawn(async move {
+            let id = battle_id.clone();
+            let built = tokio::task::spawn_blocking(move || lobby.replay(&id)).await;
+            let msg = match built {
+                Ok(Ok(replay)) => ServerMsg::Replay {
+                    replay: Box::new(replay),
+                    req,
+                },
+                Ok(Err((code, message))) => ServerMsg::Error {
+                    code,
+                    message,
+                    battle_id: Some(battle_id),
+                    req,
+                },
+                Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
+            };
+            outbox.offer_msg(&msg);
+        });
     }
 
     fn no_such_battle(&self, battle_id: &str, req: Option<u64>) {

@@ -21,8 +21,9 @@ use battle_rules::input_log::Input;
 use rusqlite::{params, Connection};
 use tokio::sync::mpsc::UnboundedReceiver;
 
+use super::archive::{self, Retention};
 use super::commits::{Commits, Ticket};
-use super::record::Record;
+use super::record::{Ended, Record};
 
 /// Most records in one transaction.
 pub const MAX_BATCH: usize = 4096;
@@ -36,6 +37,9 @@ const RETRY: Duration = Duration::from_secs(1);
 /// How often the inputs of battles gone away are dropped.
 const PURGE_EVERY: Duration = Duration::from_secs(5);
 
+/// How often finished battles past their retention are dropped.
+const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
 /// The writer's state.
 pub struct Committer {
     conn: Connection,
@@ -47,15 +51,20 @@ pub struct Committer {
     /// Rows at or below this one are gone.
     purged: i64,
     last_purge: Instant,
+    /// How long finished battles are kept for replays.
+    retention: Retention,
+    last_prune: Instant,
 }
 
 impl Committer {
-    /// The writer for `conn`: rows of battles no longer kept are dropped now.
-    pub fn new(conn: Connection) -> rusqlite::Result<Committer> {
+    /// The writer for `conn`: rows of battles no longer kept, and finished battles past
+    /// `retention`, are dropped now.
+    pub fn new(conn: Connection, retention: Retention) -> rusqlite::Result<Committer> {
         conn.execute(
             "DELETE FROM inputs WHERE battle NOT IN (SELECT id FROM battles)",
             [],
         )?;
+        archive::prune(&conn, retention)?;
         let last_row: i64 =
             conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM inputs", [], |r| r.get(0))?;
         let mut live = HashMap::new();
@@ -77,6 +86,8 @@ impl Committer {
             last_row,
             purged: 0,
             last_purge: Instant::now(),
+            retention,
+            last_prune: Instant::now(),
         })
     }
 
@@ -103,6 +114,12 @@ impl Committer {
             commits.advance(last);
             if self.last_purge.elapsed() >= PURGE_EVERY {
                 self.purge();
+            }
+            if self.last_prune.elapsed() >= PRUNE_EVERY {
+                self.last_prune = Instant::now();
+                if let Err(err) = archive::prune(&self.conn, self.retention) {
+                    tracing::warn!(%err, "cannot drop replays past their retention");
+                }
             }
         }
     }
@@ -166,9 +183,12 @@ impl Committer {
                         tx.prepare_cached("DELETE FROM seats WHERE battle = ?1 AND seat = ?2")?
                             .execute(params![battle, *seat as i64])?;
                     }
-                    Record::Finished { battle } => {
+                    Record::Finished(ended) => {
                         tx.prepare_cached("UPDATE battles SET finished = 1 WHERE id = ?1")?
-                            .execute(params![battle])?;
+                            .execute(params![ended.battle])?;
+                        if self.retention.keeps() {
+                            keep_replay(&tx, ended)?;
+                        }
                     }
                     Record::Removed { battle } => {
                         for sql in [
@@ -207,6 +227,41 @@ impl Committer {
             Err(err) => tracing::warn!(%err, "cannot drop old inputs"),
         }
     }
+}
+
+/// Write `ended` into the replays table, its inputs as one JSON array.
+fn keep_replay(tx: &rusqlite::Transaction<'_>, ended: &Ended) -> rusqlite::Result<()> {
+    let mut inputs = String::with_capacity(ended.inputs.len() * 48 + 2);
+    inputs.push('[');
+    for (n, input) in ended.inputs.iter().enumerate() {
+        if n > 0 {
+            inputs.push(',');
+        }
+        inputs.push_str(&input_json(input));
+    }
+    inputs.push(']');
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO replays
+         (id, ruleset, version, options, seed, seats, bots, private, seeded, outcome, ended_at,
+          steps, inputs)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
+        ended.battle,
+        ended.ruleset,
+        ended.version,
+        ended.options,
+        ended.seed as i64,
+        ended.seats as i64,
+        serde_json::to_string(&ended.bots).expect("seat numbers serialize"),
+        ended.private,
+        ended.seeded,
+        serde_json::to_string(&ended.outcome).expect("an outcome serializes"),
+        ended.ended_at as i64,
+        ended.steps() as i64,
+        inputs,
+    ])?;
+    Ok(())
 }
 
 /// An input as the JSON the input log reads back (`Input`'s serde form), written directly:

@@ -9,6 +9,7 @@
 //! [`Store::open`] reads back every battle kept ([`SavedBattle`]) for the lobby to replay;
 //! a battle is forgotten when it expires. Without a data directory ([`Store::none`]) nothing is kept and nothing waits.
 
+mod archive;
 mod commits;
 mod committer;
 mod record;
@@ -22,8 +23,9 @@ use std::thread::JoinHandle;
 
 use tokio::sync::mpsc::{self, UnboundedSender};
 
+pub use archive::{unix_now_ms, Archive, Retention};
 pub use commits::{Commits, Ticket};
-pub use record::{Created, Record};
+pub use record::{Created, Ended, Record};
 pub use saved::{SavedBattle, SavedSeat};
 
 /// Why the store could not be opened.
@@ -56,10 +58,12 @@ struct Shared {
     checkpoints: (Arc<AtomicBool>, Mutex<Option<JoinHandle<()>>>),
 }
 
-/// A cloneable handle on the store (or on no store at all).
+/// A cloneable handle on the store (or on no store at all), with the finished battles it
+/// keeps for replays.
 #[derive(Clone, Default)]
 pub struct Store {
     shared: Option<Arc<Shared>>,
+    archive: Arc<Archive>,
 }
 
 impl std::fmt::Debug for Store {
@@ -71,17 +75,27 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// No store: battles live in memory only, and frames never wait.
-    pub fn none() -> Store {
-        Store::default()
+    /// No store: battles live in memory only, and frames never wait. Finished battles are
+    /// kept in memory for replays (see [`Archive::memory`]).
+    pub fn none(retention: Retention) -> Store {
+        Store {
+            shared: None,
+            archive: Arc::new(Archive::memory(retention)),
+        }
     }
 
     /// Open the store in `dir` (created if needed), read back every battle kept, and
-    /// start the committer. `fsync`: see [`schema::open`].
-    pub fn open(dir: &Path, fsync: bool) -> Result<(Store, Vec<SavedBattle>), StoreError> {
+    /// start the committer; finished battles are kept for replays as `retention` says.
+    /// `fsync`: see [`schema::open`].
+    pub fn open(
+        dir: &Path,
+        fsync: bool,
+        retention: Retention,
+    ) -> Result<(Store, Vec<SavedBattle>), StoreError> {
         let conn = schema::open(dir, fsync)?;
         let saved = saved::load(&conn)?;
-        let writer = committer::Committer::new(conn)?;
+        let writer = committer::Committer::new(conn, retention)?;
+        let archive = Arc::new(Archive::database(dir, retention)?);
         let (tx, rx) = mpsc::unbounded_channel();
         let commits = Arc::new(Commits::default());
         let for_thread = commits.clone();
@@ -103,6 +117,7 @@ impl Store {
         Ok((
             Store {
                 shared: Some(Arc::new(shared)),
+                archive,
             },
             saved,
         ))
@@ -118,8 +133,17 @@ impl Store {
         self.shared.as_ref().map(|s| s.commits.clone())
     }
 
-    /// Hand `record` to the committer; its ticket (0 without a store, or once closed).
+    /// The finished battles kept for replays.
+    pub fn archive(&self) -> &Archive {
+        &self.archive
+    }
+
+    /// Hand `record` to the committer; its ticket (0 without a store, or once closed). A
+    /// finished battle goes to the archive too.
     pub fn append(&self, record: Record) -> Ticket {
+        if let Record::Finished(ended) = &record {
+            self.archive.keep(ended);
+        }
         let Some(shared) = &self.shared else {
             return 0;
         };
@@ -204,11 +228,36 @@ mod tests {
         }))
     }
 
+    fn ended(battle: &str, private: bool) -> Ended {
+        Ended {
+            battle: battle.into(),
+            ruleset: "synergy".into(),
+            version: 3,
+            options: "{\"mode\":\"pvp\"}".into(),
+            seed: u64::MAX - 5,
+            seats: 2,
+            bots: vec![1],
+            private,
+            seeded: false,
+            outcome: battle_protocol::OutcomeInfo {
+                summary: "Seat 0 wins".into(),
+                winners: vec![0],
+            },
+            ended_at: unix_now_ms(),
+            inputs: vec![
+                Input::setup(0, None),
+                Input::setup(1, None),
+                Input::act(0, &serde_json::json!({"kind": "end_turn"})),
+                Input::Resign { seat: 1 },
+            ],
+        }
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn what_is_committed_comes_back_in_order_and_removed_battles_do_not() {
         let dir = std::env::temp_dir().join(format!("battle-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let (store, saved) = Store::open(&dir, false).expect("a fresh store");
+        let (store, saved) = Store::open(&dir, false, Retention::default()).expect("a fresh store");
         assert!(saved.is_empty());
         let battle = |b: &str| b.to_string();
         let first = store.append(created("a"));
@@ -243,9 +292,8 @@ mod tests {
         store.append(Record::Removed {
             battle: battle("gone"),
         });
-        let last = store.append(Record::Finished {
-            battle: battle("a"),
-        });
+        let last = store.append(Record::Finished(Arc::new(ended("a", false))));
+        store.append(Record::Finished(Arc::new(ended("hidden", true))));
         store.flush().await;
         assert!(store.commits().expect("durable").is_committed(last));
         store.close().await;
@@ -255,7 +303,7 @@ mod tests {
             "a closed store takes nothing"
         );
 
-        let (again, saved) = Store::open(&dir, true).expect("reopened");
+        let (again, saved) = Store::open(&dir, true, Retention::default()).expect("reopened");
         assert_eq!(saved.len(), 1, "the removed battle is gone: {saved:?}");
         let a = &saved[0];
         assert_eq!(a.created.battle, "a");
@@ -265,6 +313,22 @@ mod tests {
         assert_eq!(a.seats.len(), 1, "the freed seat is gone");
         assert_eq!(a.seats[0].setup.as_deref(), Some("{\"deck\":[]}"));
         assert_eq!(a.inputs, vec![Input::setup(0, None), Input::Advance]);
+        let kept = again.archive().get("a").expect("readable").expect("kept");
+        assert_eq!(kept.inputs, ended("a", false).inputs);
+        assert_eq!(
+            (kept.seed, kept.seats, &kept.bots),
+            (u64::MAX - 5, 2, &vec![1])
+        );
+        assert_eq!(kept.outcome.winners, vec![0]);
+        assert!(again.archive().get("hidden").expect("readable").is_some());
+        assert!(again.archive().get("nobody").expect("readable").is_none());
+        let listed = again.archive().recent(10).expect("readable");
+        assert_eq!(
+            listed.len(),
+            1,
+            "a private battle is not listed: {listed:?}"
+        );
+        assert_eq!((listed[0].battle_id.as_str(), listed[0].steps), ("a", 2));
         again.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -1,7 +1,9 @@
 //! What the store keeps: one record per change to a battle's durable state, in the order the
 //! actors made them.
 
-use battle_protocol::Seat;
+use std::sync::Arc;
+
+use battle_protocol::{OutcomeInfo, Seat};
 use battle_rules::input_log::Input;
 
 /// One change to what the store keeps of a battle.
@@ -27,8 +29,8 @@ pub enum Record {
         n: usize,
         input: Input,
     },
-    /// The battle ended.
-    Finished { battle: String },
+    /// The battle ended: kept for replays as well.
+    Finished(Arc<Ended>),
     /// The battle went away (expired): forget it.
     Removed { battle: String },
 }
@@ -52,4 +54,38 @@ pub struct Created {
     pub seeded: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
+}
+
+/// A battle that ended, as kept for its replay: what rebuilds it (options, seed, the whole
+/// input log) and what `list` shows of it.
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub battle: String,
+    pub ruleset: String,
+    /// The ruleset's version: a log replays only on the version that wrote it.
+    pub version: u32,
+    /// The options as JSON text.
+    pub options: String,
+    pub seed: u64,
+    /// How many seats the battle had.
+    pub seats: usize,
+    pub bots: Vec<Seat>,
+    /// Not shown by `list` (its replay is still given by id).
+    pub private: bool,
+    pub seeded: bool,
+    pub outcome: OutcomeInfo,
+    /// When it ended, in Unix milliseconds.
+    pub ended_at: u64,
+    /// The whole input log, the setups first.
+    pub inputs: Vec<Input>,
+}
+
+impl Ended {
+    /// How many steps its replay has after the start: every input but the setups.
+    pub fn steps(&self) -> usize {
+        self.inputs
+            .iter()
+            .filter(|input| !matches!(input, Input::Setup { .. }))
+            .count()
+    }
 }
