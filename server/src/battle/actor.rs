@@ -54,6 +54,8 @@ pub struct BattleSetup {
     pub seeded: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
+    /// How long after the players spectators see each change (zero: at once).
+    pub spectator_delay: Duration,
 }
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].

@@ -45,6 +45,7 @@ pub fn restore(
         grace: Duration::from_millis(created.grace_ms),
         seeded: created.seeded,
         timer: created.timer,
+        spectator_delay: Duration::from_millis(created.spectator_delay_ms),
     };
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let held = saved.seats;

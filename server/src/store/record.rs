@@ -52,4 +52,6 @@ pub struct Created {
     pub seeded: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
+    /// How long after the players spectators see each change, in milliseconds (0: at once).
+    pub spectator_delay_ms: u64,
 }
