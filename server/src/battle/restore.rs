@@ -71,8 +71,10 @@ pub fn restore(
 
 impl BattleActor {
     /// After a restore: nobody is connected, so the idle countdown runs; bots and engine
-    /// steps pick up where they were.
+    /// steps pick up where they were. With a spectator delay, the battle as it is now is
+    /// held for one delay from now: no spectator sees it sooner after a restart.
     fn resume(&mut self) {
+        self.hold_for_spectators();
         let config = self.lobby.config();
         let ttl = if self.status == BattleStatus::Finished {
             config.finished_ttl
