@@ -26,6 +26,9 @@ pub type Refusal = (ErrorCode, String);
 /// Most finished battles `list` gives.
 pub const FINISHED_LISTED: usize = 50;
 
+/// The longest spectator delay `create` accepts: ten minutes.
+pub const MAX_SPECTATOR_DELAY_MS: u64 = 600_000;
+
 /// What `create` asks for.
 #[derive(Debug, Clone, Default)]
 pub struct CreateRequest {
@@ -176,6 +179,16 @@ impl Lobby {
         }
         let timer =
             timer_of(entry, request.timer.as_ref()).map_err(|why| (ErrorCode::BadOptions, why))?;
+        let spectator_delay_ms = request.spectator_delay_ms.unwrap_or(0);
+        if spectator_delay_ms > MAX_SPECTATOR_DELAY_MS {
+            return Err((
+                ErrorCode::BadOptions,
+                format!(
+                    "spectator_delay_ms: at most {MAX_SPECTATOR_DELAY_MS} (ten minutes), \
+                     not {spectator_delay_ms}"
+                ),
+            ));
+        }
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = request.seed.unwrap_or_else(|| rand::rng().random());
         let game = (entry.build)(&options, seed).map_err(|err| {
@@ -220,6 +233,7 @@ impl Lobby {
             private: request.private,
             seeded: request.seed.is_some(),
             timer,
+            spectator_delay_ms,
         })));
         let setup = BattleSetup {
             battle_id: battle_id.clone(),
@@ -232,6 +246,7 @@ impl Lobby {
             seeded: request.seed.is_some(),
             private: request.private,
             timer,
+            spectator_delay: std::time::Duration::from_millis(spectator_delay_ms),
         };
         let (actor, handle, summary) = battle::prepare(setup, self.clone());
         self.register(battle_id.clone(), actor, handle, summary, request.private);

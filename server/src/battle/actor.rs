@@ -2,7 +2,8 @@
 //! input log.
 //!
 //! It runs one loop over its bounded command queue and its timers (bot and engine moves,
-//! decision clocks, expiry) in the same `select!`. It never awaits a client: everything it
+//! decision clocks, the views held for spectators of a delayed battle, expiry) in the same
+//! `select!`. It never awaits a client: everything it
 //! says goes through an [`Outbox`]. Every input that changes the battle, a person's or a
 //! bot's move, an engine step, a timeout, the seats' setups at the start, is recorded in the
 //! input log and published from the view before it; moves all pass through
@@ -32,6 +33,7 @@ use super::audience::Audience;
 use super::bot;
 use super::clock::Clocks;
 use super::command::Command;
+use super::delay::SpectatorDelay;
 use super::handle::BattleHandle;
 use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
@@ -58,6 +60,8 @@ pub struct BattleSetup {
     pub private: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
+    /// How long after the players spectators see each change (zero: at once).
+    pub spectator_delay: Duration,
 }
 
 /// The task that runs one battle. Built by [`prepare`], started by [`BattleActor::run`].
@@ -97,6 +101,9 @@ pub struct BattleActor {
     summary: BattleSummary,
     /// Seats, spectators or status changed since the lobby's summary was last updated.
     pub(super) summary_dirty: bool,
+    /// The spectators' views held back for the battle's spectator delay (`None`: no delay,
+    /// spectators get every change at once like the players).
+    pub(super) spectator_delay: Option<SpectatorDelay>,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -108,6 +115,7 @@ pub fn prepare(
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let mut actor = build(setup, lobby, rx, Seats::new);
     actor.start_when_seated();
+    actor.hold_for_spectators();
     actor.summary = actor.build_summary();
     let summary = actor.summary.clone();
     (actor, BattleHandle::new(tx), summary)
@@ -141,6 +149,7 @@ pub(super) fn build(
         rx,
         expire_at: Some(Instant::now() + lobby.config().idle_ttl),
         clocks: Clocks::new(seat_count, setup.timer),
+        spectator_delay: SpectatorDelay::new(setup.spectator_delay),
         lobby,
         step_at: None,
         cadence: None,
@@ -187,7 +196,11 @@ impl BattleActor {
     /// future (once as the argument, once as the running state) for the battle's whole life.
     pub async fn run(mut self: Box<Self>) {
         loop {
-            let wake = [self.step_at, self.clocks.next(), self.expire_at]
+            let held = self
+                .spectator_delay
+                .as_ref()
+                .and_then(SpectatorDelay::next_due);
+            let wake = [self.step_at, self.clocks.next(), self.expire_at, held]
                 .into_iter()
                 .flatten()
                 .min();
@@ -364,9 +377,11 @@ impl BattleActor {
     /// Building it again costs less than keeping every audience's last view between
     /// changes, which would also have to be walked cold from memory when a thousand battles
     /// take turns; building it once for all audiences costs less than once per audience.
+    /// With a spectator delay it is built for the spectators too (as the view after the
+    /// change is), though they are not sent its diff.
     fn views_now(&self) -> Option<(Viewers, ViewValue)> {
         let watching = self.watching();
-        (!watching.is_empty()).then(|| (watching, self.envelope(watching)))
+        (!watching.is_empty()).then(|| (watching, self.envelope(self.built_for(watching))))
     }
 
     /// The view envelope for `watching`, with the turn clocks (`clocks`, last: the actor
@@ -385,13 +400,30 @@ impl BattleActor {
         view
     }
 
-    /// The viewers of the audiences someone watches through.
+    /// The viewers of the audiences someone watches through and that are sent each change
+    /// at once: with a spectator delay, not the spectators' (see `delay.rs`).
     fn watching(&self) -> Viewers {
-        self.audiences
+        let watching: Viewers = self
+            .audiences
             .iter()
             .filter(|audience| !audience.is_empty())
             .map(Audience::viewer)
-            .collect()
+            .collect();
+        if self.spectator_delay.is_some() {
+            watching & !Viewers::SPECTATORS
+        } else {
+            watching
+        }
+    }
+
+    /// Who the view is built for when `watching` are sent each change: with a spectator
+    /// delay, the spectators too, whether anyone watches or not (their view is held).
+    fn built_for(&self, watching: Viewers) -> Viewers {
+        if self.spectator_delay.is_some() {
+            watching | Viewers::SPECTATORS
+        } else {
+            watching
+        }
     }
 
     /// After the game changed: settle the status, broadcast, and plan the next bot move and
@@ -448,7 +480,8 @@ impl BattleActor {
     }
 
     /// Send every audience its share of the change from `before`: the view is built and
-    /// diffed once for all watched audiences ([`Changes`]).
+    /// diffed once for all watched audiences ([`Changes`]). With a spectator delay the
+    /// spectators' view is held instead, to go out one delay later.
     fn publish(
         &mut self,
         acted: Option<(Seat, Option<Req>)>,
@@ -458,17 +491,22 @@ impl BattleActor {
         if !self.seats.shown_as(&self.shown_seats) {
             self.shown_seats = self.seats.infos();
         }
-        let view = if watching.is_empty() {
+        let built = self.built_for(watching);
+        let view = if built.is_empty() {
             ViewValue::Null
         } else {
-            self.envelope(watching)
+            self.envelope(built)
         };
+        let held_back = self.spectator_delay.is_some();
         let (id, game) = (&self.id, &*self.game);
         // Audiences that were not watched before the change get a snapshot instead.
         let change = before.map(|(was, old)| (was, Changes::between(&old, &view, was & watching)));
         let mut dropped: Vec<ConnId> = Vec::new();
         for audience in &mut self.audiences {
             let viewer = audience.viewer();
+            if held_back && viewer == Viewer::Spectator {
+                continue;
+            }
             let req = match (acted, viewer) {
                 (Some((seat, req)), Viewer::Seat(mine)) if seat == mine => req,
                 _ => None,
@@ -483,6 +521,9 @@ impl BattleActor {
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
             self.forget(conn);
+        }
+        if held_back {
+            self.hold_view(&view);
         }
     }
 
@@ -569,6 +610,7 @@ impl BattleActor {
     /// A timer fired. Returns true when the battle has expired.
     fn on_timer(&mut self) -> bool {
         let now = Instant::now();
+        self.release_to_spectators(now);
         if self.step_at.is_some_and(|at| at <= now) {
             self.step();
         }
@@ -579,7 +621,21 @@ impl BattleActor {
                 self.time_out(seat, in_row, before);
             }
         }
-        self.expire_at.is_some_and(|at| at <= now)
+        if self.expire_at.is_none_or(|at| at > now) {
+            return false;
+        }
+        // A battle stays until its spectators have been sent every view held for them.
+        match self
+            .spectator_delay
+            .as_ref()
+            .and_then(SpectatorDelay::last_due)
+        {
+            Some(last) => {
+                self.expire_at = Some(last);
+                false
+            }
+            None => true,
+        }
     }
 
     /// `seat` let its deadline pass (`in_row` times in a row now): the ruleset's own rule for
@@ -706,6 +762,7 @@ impl BattleActor {
 
     /// The battle expires: tell whoever is still here, and leave the lobby.
     fn farewell(&mut self) {
+        self.forget_held();
         self.lobby.remove(&self.id);
         let battle = self.id.clone();
         self.keep(Record::Removed { battle });

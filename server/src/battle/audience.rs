@@ -209,6 +209,11 @@ impl Audience {
         self.members.len() != before
     }
 
+    /// The next publish sends every member a snapshot, whatever they were sent before.
+    pub fn renew(&mut self) {
+        self.stale = true;
+    }
+
     /// Every member, for a farewell message.
     pub fn drain(&mut self) -> Vec<Outbox> {
         std::mem::take(&mut self.members)

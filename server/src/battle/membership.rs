@@ -114,17 +114,23 @@ impl BattleActor {
     }
 
     /// Add `from` to an audience and send it `reply` (the answer that admits it) followed by
-    /// the current view, both in one write.
+    /// the current view, both in one write (a spectator of a delayed battle: the view
+    /// released last, see `delay.rs`).
     fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
         let index = self.audience_index(viewer);
-        // Built for this viewer alone; the snapshot leaves out what is marked for others.
-        let view = self.envelope(Viewers::of(viewer));
-        let (id, status, game, ticket) = (&self.id, self.status, &*self.game, self.ticket);
-        let audience = &mut self.audiences[index];
-        audience.add(from.clone());
         let ahead = Some(message_frame(reply));
-        audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view, ticket);
-        if status != BattleStatus::Finished {
+        if viewer == Viewer::Spectator && self.spectator_delay.is_some() {
+            self.audiences[index].add(from.clone());
+            self.send_released(&from, ahead, None);
+        } else {
+            // Built for this viewer alone; the snapshot leaves out what is marked for others.
+            let view = self.envelope(Viewers::of(viewer));
+            let (id, game, ticket) = (&self.id, &*self.game, self.ticket);
+            let audience = &mut self.audiences[index];
+            audience.add(from.clone());
+            audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view, ticket);
+        }
+        if self.status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
         }
@@ -143,6 +149,9 @@ impl BattleActor {
                 )
             }
         };
+        if viewer == Viewer::Spectator && self.spectator_delay.is_some() {
+            return self.send_released(from, None, req);
+        }
         let index = self.audience_index(viewer);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = self.envelope(Viewers::of(viewer));

@@ -9,6 +9,7 @@ mod audience;
 mod bot;
 mod clock;
 mod command;
+mod delay;
 mod handle;
 mod membership;
 mod restore;

@@ -46,6 +46,7 @@ pub fn restore(
         seeded: created.seeded,
         private: created.private,
         timer: created.timer,
+        spectator_delay: Duration::from_millis(created.spectator_delay_ms),
     };
     let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
     let held = saved.seats;
@@ -71,8 +72,10 @@ pub fn restore(
 
 impl BattleActor {
     /// After a restore: nobody is connected, so the idle countdown runs; bots and engine
-    /// steps pick up where they were.
+    /// steps pick up where they were. With a spectator delay, the battle as it is now is
+    /// held for one delay from now: no spectator sees it sooner after a restart.
     fn resume(&mut self) {
+        self.hold_for_spectators();
         let config = self.lobby.config();
         let ttl = if self.status == BattleStatus::Finished {
             config.finished_ttl

@@ -143,8 +143,8 @@ impl Committer {
                         tx.prepare_cached(
                             "INSERT OR REPLACE INTO battles
                              (id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms,
-                              seeded, timer)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                              seeded, timer, spectator_delay_ms)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                         )?
                         .execute(params![
                             c.battle,
@@ -159,6 +159,7 @@ impl Committer {
                             c.seeded,
                             c.timer
                                 .map(|t| serde_json::to_string(&t).expect("a timer serializes")),
+                            c.spectator_delay_ms as i64,
                         ])?;
                         created.push((c.battle.clone(), last_row));
                     }

@@ -225,6 +225,7 @@ mod tests {
             private: true,
             seeded: false,
             timer: Some(battle_rules::TimerSpec::STANDARD),
+            spectator_delay_ms: 1_500,
         }))
     }
 
@@ -310,6 +311,7 @@ mod tests {
         assert_eq!(a.created.seed, u64::MAX - 5, "the whole 64-bit seed");
         assert_eq!((a.created.bots.clone(), a.created.pace_ms), (vec![1], 600));
         assert!(a.created.private);
+        assert_eq!(a.created.spectator_delay_ms, 1_500);
         assert_eq!(a.seats.len(), 1, "the freed seat is gone");
         assert_eq!(a.seats[0].setup.as_deref(), Some("{\"deck\":[]}"));
         assert_eq!(a.inputs, vec![Input::setup(0, None), Input::Advance]);

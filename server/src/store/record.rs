@@ -54,6 +54,8 @@ pub struct Created {
     pub seeded: bool,
     /// The turn timer (`None`: untimed).
     pub timer: Option<battle_rules::TimerSpec>,
+    /// How long after the players spectators see each change, in milliseconds (0: at once).
+    pub spectator_delay_ms: u64,
 }
 
 /// A battle that ended, as kept for its replay: what rebuilds it (options, seed, the whole

@@ -36,7 +36,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
     let mut index = HashMap::new();
     let mut query = conn.prepare(
         "SELECT id, ruleset, version, options, seed, bots, pace_ms, private, grace_ms, seeded,
-                timer
+                timer, spectator_delay_ms
          FROM battles ORDER BY rowid",
     )?;
     let mut rows = query.query([])?;
@@ -62,6 +62,7 @@ pub fn load(conn: &Connection) -> Result<Vec<SavedBattle>, StoreError> {
                 ),
                 None => None,
             },
+            spectator_delay_ms: row.get::<_, i64>(11)? as u64,
         };
         index.insert(created.battle.clone(), battles.len());
         battles.push(SavedBattle {
