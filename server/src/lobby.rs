@@ -332,6 +332,15 @@ impl Lobby {
                     ),
                 )
             })?;
+        if ended.ended_at > crate::store::unix_now_ms() {
+            return Err((
+                ErrorCode::NotFinished,
+                format!(
+                    "battle {battle_id:?} is over, but its spectators have not been shown the \
+                     end yet (it has a spectator delay): its replay comes then"
+                ),
+            ));
+        }
         crate::replay::build(&ended, &self.config).map_err(|err| {
             (
                 ErrorCode::NoSuchBattle,

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, Replay, ServerMsg};
+use battle_e2e::battle_protocol::{BattleStatus, ClientMsg, ErrorCode, Replay, ServerMsg};
 use battle_e2e::battle_server::store::Retention;
 use battle_e2e::battle_server::Config;
 use battle_e2e::*;
@@ -283,4 +283,52 @@ async fn replays_outlive_a_restart_and_respect_the_retention() {
     drop(asker);
     third.drain().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_delayed_battle_is_replayed_once_its_spectators_saw_the_end() {
+    let server = start_server().await;
+    let mut host = Client::connect(&server, "host").await;
+    let battle_id = host
+        .create(
+            Create::synergy(serde_json::json!({"mode": "pvp"}))
+                .bots(vec![0, 1])
+                .spectator_delay_ms(3_000),
+        )
+        .await;
+    // `list` is not delayed: it shows the end as it happens.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while host
+        .list()
+        .await
+        .iter()
+        .any(|b| b.battle_id == battle_id && b.status != BattleStatus::Finished)
+    {
+        assert!(tokio::time::Instant::now() < deadline, "the bots finish");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (code, message) = replay(&mut host, &battle_id)
+        .await
+        .expect_err("its spectators have not seen the end yet");
+    assert_eq!(code, ErrorCode::NotFinished, "{message}");
+    assert!(!finished_ids(&mut host).await.contains(&battle_id));
+    let replay = loop {
+        match replay(&mut host, &battle_id).await {
+            Ok(replay) => break replay,
+            Err((ErrorCode::NotFinished, _)) => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "shown one delay later"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(other) => panic!("unexpected refusal {other:?}"),
+        }
+    };
+    assert_eq!(
+        views_of(&replay, None).last().expect("views")["status"],
+        "finished"
+    );
+    assert!(finished_ids(&mut host).await.contains(&battle_id));
+    server.shutdown().await;
 }

@@ -474,7 +474,13 @@ impl BattleActor {
             private: self.private,
             seeded: self.seeded,
             outcome,
-            ended_at: unix_now_ms(),
+            // With a spectator delay, the end is shown to spectators one delay from now: the
+            // replay waits for it (nobody learns the result from it sooner).
+            ended_at: unix_now_ms().saturating_add(
+                self.spectator_delay
+                    .as_ref()
+                    .map_or(0, |d| d.delay().as_millis() as u64),
+            ),
             inputs: self.log.inputs.clone(),
         }
     }

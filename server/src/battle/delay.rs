@@ -63,6 +63,11 @@ impl SpectatorDelay {
         })
     }
 
+    /// The delay.
+    pub fn delay(&self) -> Duration {
+        self.delay
+    }
+
     /// Hold `view` (the spectators' view as of `now`, whose log then had `log_len` lines,
     /// shown once `ticket` is committed) until one delay after `now`.
     pub fn hold(&mut self, now: Instant, view: ViewValue, log_len: usize, ticket: Ticket) {

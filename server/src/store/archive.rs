@@ -184,14 +184,16 @@ impl Archive {
         }
     }
 
-    /// The `most` most recently ended public battles still kept, newest first.
+    /// The `most` most recently ended public battles still kept, newest first (a battle
+    /// whose end its delayed spectators have not been shown yet is not listed).
     pub fn recent(&self, most: usize) -> Result<Vec<FinishedSummary>, StoreError> {
-        let cutoff = self.retention.cutoff(unix_now_ms());
+        let now = unix_now_ms();
+        let cutoff = self.retention.cutoff(now);
         match &self.kept {
             Kept::Memory(kept) => Ok(lock(kept)
                 .iter()
                 .rev()
-                .filter(|ended| !ended.private && ended.ended_at >= cutoff)
+                .filter(|ended| !ended.private && (cutoff..=now).contains(&ended.ended_at))
                 .take(most)
                 .map(|ended| summary(ended))
                 .collect()),
@@ -199,10 +201,10 @@ impl Archive {
                 let conn = lock(conn);
                 let mut query = conn.prepare_cached(
                     "SELECT id, ruleset, seats, bots, outcome, ended_at, steps, seeded
-                     FROM replays WHERE private = 0 AND ended_at >= ?1
-                     ORDER BY ended_at DESC LIMIT ?2",
+                     FROM replays WHERE private = 0 AND ended_at BETWEEN ?1 AND ?2
+                     ORDER BY ended_at DESC LIMIT ?3",
                 )?;
-                let mut rows = query.query(params![cutoff as i64, most as i64])?;
+                let mut rows = query.query(params![cutoff as i64, now as i64, most as i64])?;
                 let mut listed = Vec::new();
                 while let Some(row) = rows.next()? {
                     listed.push(FinishedSummary {

@@ -76,7 +76,8 @@ pub struct Ended {
     pub private: bool,
     pub seeded: bool,
     pub outcome: OutcomeInfo,
-    /// When it ended, in Unix milliseconds.
+    /// When it ended, in Unix milliseconds; for a battle with a spectator delay, when its
+    /// end is shown to spectators (its replay is given from then on).
     pub ended_at: u64,
     /// The whole input log, the setups first.
     pub inputs: Vec<Input>,
