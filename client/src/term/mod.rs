@@ -10,12 +10,14 @@
 //! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
 //!   [`picker`] and [`form`]: choosing a legal action and filling an open one with keys;
 //! - [`presence`]: who holds and is connected to each seat, and the notices when that
-//!   changes; [`outcome`]: the result told to each viewer in their own terms.
+//!   changes; [`outcome`]: the result told to each viewer in their own terms;
+//! - [`clock`]: the turn clocks read as countdowns and banks.
 //!
 //! Session logic never touches the terminal, so it is tested without one.
 
 pub mod app;
 pub mod choice;
+pub mod clock;
 mod error;
 pub mod feed;
 pub mod form;

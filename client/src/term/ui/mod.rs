@@ -1,10 +1,12 @@
 //! Drawing a battle screen with ratatui: the frame around every ruleset (header with the
 //! connection indicator, status line, key hints, help box) and the panel for the ruleset's
 //! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes,
-//! [`roguelite`] for roguelite and [`generic`] for every other ruleset.
+//! [`roguelite`] for roguelite and [`generic`] for every other ruleset; above the panel,
+//! the [`countdown`] line of a timed battle.
 //!
 //! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`.
 
+pub mod countdown;
 pub mod gambit;
 pub mod generic;
 pub mod heroes;
@@ -44,6 +46,8 @@ pub struct Screen<'a> {
     /// Every other ruleset but synergy: the cursor over the legal actions and the open one
     /// being filled (`None`: cursor on the first, nothing being filled).
     pub picker: Option<&'a crate::term::picker::Picker>,
+    /// The time the clock line counts down from, in Unix milliseconds.
+    pub now_ms: u64,
 }
 
 impl Screen<'_> {
@@ -58,6 +62,7 @@ impl Screen<'_> {
             log_scroll: 0,
             gambit: None,
             picker: None,
+            now_ms: crate::term::clock::now_ms(),
         }
     }
 
@@ -83,14 +88,19 @@ const FORM_HINTS: &str = "↑↓ field · ←→ value · 1-9/space choose · En
 
 /// Draw `screen` over the whole frame.
 pub fn draw(frame: &mut Frame, screen: &Screen) {
-    let [header, body, status, keys] = Layout::vertical([
+    let clock = countdown::clock_line(screen);
+    let [header, clock_row, body, status, keys] = Layout::vertical([
         Constraint::Length(1),
+        Constraint::Length(u16::from(clock.is_some())),
         Constraint::Min(5),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(frame.area());
     draw_header(frame, header, screen);
+    if let Some(line) = clock {
+        frame.render_widget(Paragraph::new(line), clock_row);
+    }
     let view = screen.tracker.view();
     match view {
         None => frame.render_widget(Paragraph::new("waiting for the battle's view..."), body),
