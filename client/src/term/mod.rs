@@ -11,7 +11,8 @@
 //!   [`picker`] and [`form`]: choosing a legal action and filling an open one with keys;
 //! - [`presence`]: who holds and is connected to each seat, and the notices when that
 //!   changes; [`outcome`]: the result told to each viewer in their own terms;
-//! - [`clock`]: the turn clocks read as countdowns and banks.
+//! - [`clock`]: the turn clocks read as countdowns and banks;
+//! - [`replay`]: finished battles listed, stepped through, printed and saved.
 //!
 //! Session logic never touches the terminal, so it is tested without one.
 
@@ -28,6 +29,7 @@ pub mod picker;
 pub mod plain;
 pub mod presence;
 pub mod reconnect;
+pub mod replay;
 pub mod session;
 pub mod share;
 pub mod ui;
