@@ -1,15 +1,17 @@
-//! Finished battles, played back: the list of recently finished battles ([`finished`]), and
-//! where a replay is and its autoplay ([`Stepper`]), moved by the replay's [`keys`]; the
-//! sentences for the refusals of a `replay` request.
+//! Finished battles, played back: the list of recently finished battles ([`finished`]),
+//! where a replay is and its autoplay ([`Stepper`], moved by the replay's [`keys`]), a replay
+//! as plain text ([`text`]), and saving it to a file ([`export`]).
 //!
 //! A replay's views are the spectator envelope without `seats` and `clocks`, `game.log` in
 //! place: step 0 is the start (every seat set up), each later step one input's change,
 //! the last the result. The server sends the replay whole (`replay`), so stepping back and
 //! forth needs no connection.
 
+pub mod export;
 pub mod finished;
 pub mod keys;
 pub mod stepper;
+pub mod text;
 
 pub use stepper::Stepper;
 
