@@ -2,7 +2,8 @@
 //! `tests/snapshots/` (run with `UPDATE_SNAPSHOTS=1` to rewrite them after a deliberate
 //! change, then review the diff). The views are fixed fixtures in the server's shape, so the
 //! screens are deterministic. Gambit's screens are in `term_render/gambit.rs`, heroes' in
-//! `term_render/heroes.rs`, the turn clock's line in `term_render/clocks.rs`.
+//! `term_render/heroes.rs`, the turn clock's line in `term_render/clocks.rs` and a replay's
+//! steps in `term_render/replay.rs`.
 
 use std::path::PathBuf;
 
@@ -25,6 +26,8 @@ mod gambit;
 mod heroes;
 #[path = "term_render/lore.rs"]
 mod lore;
+#[path = "term_render/replay.rs"]
+mod replay;
 #[path = "term_render/roguelite.rs"]
 mod roguelite;
 
@@ -160,6 +163,8 @@ struct Extras<'a> {
     picker: Option<&'a Picker>,
     /// The time the clock line counts from, Unix milliseconds.
     now_ms: u64,
+    /// A replay's step line.
+    replay: Option<&'a str>,
 }
 
 /// Render the screen of `view` with `extras`.
@@ -180,6 +185,7 @@ fn render_buffer(view: Value, link: Link, extras: Extras) -> ratatui::buffer::Bu
     screen.gambit = extras.gambit;
     screen.picker = extras.picker;
     screen.now_ms = extras.now_ms;
+    screen.replay = extras.replay;
     terminal
         .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");

@@ -39,8 +39,10 @@ const RESIGN_CONFIRM: Duration = Duration::from_secs(5);
 
 /// What the input thread forwards.
 #[derive(Debug)]
-enum Input {
+pub(crate) enum Input {
+    /// A key was pressed (or released, or repeated).
     Key(KeyEvent),
+    /// The terminal changed size: draw again.
     Resize,
 }
 
@@ -74,7 +76,9 @@ pub async fn run(session: &mut AnySession, invite: Vec<String>) -> io::Result<()
     result
 }
 
-fn spawn_input_thread() -> mpsc::Receiver<Input> {
+/// Read the terminal's keys and resizes on a thread of their own (crossterm's reader blocks),
+/// forwarded to the returned channel until it closes.
+pub(crate) fn spawn_input_thread() -> mpsc::Receiver<Input> {
     let (tx, rx) = mpsc::channel(32);
     std::thread::spawn(move || loop {
         let input = match event::read() {

@@ -1,6 +1,6 @@
 //! Finished battles, played back: the list of recently finished battles ([`finished`]),
-//! where a replay is and its autoplay ([`Stepper`], moved by the replay's [`keys`]), a replay
-//! as plain text ([`text`]), and saving it to a file ([`export`]).
+//! stepping through one in the full-screen UI ([`viewer`], moved by a [`Stepper`] from
+//! [`keys`]), the same as plain text ([`text`]), and saving it to a file ([`export`]).
 //!
 //! A replay's views are the spectator envelope without `seats` and `clocks`, `game.log` in
 //! place: step 0 is the start (every seat set up), each later step one input's change,
@@ -12,6 +12,7 @@ pub mod finished;
 pub mod keys;
 pub mod stepper;
 pub mod text;
+pub mod viewer;
 
 pub use stepper::Stepper;
 

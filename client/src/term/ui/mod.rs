@@ -2,9 +2,11 @@
 //! connection indicator, status line, key hints, help box) and the panel for the ruleset's
 //! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes,
 //! [`roguelite`] for roguelite and [`generic`] for every other ruleset; above the panel,
-//! the [`countdown`] line of a timed battle.
+//! the [`countdown`] line of a timed battle. A replay draws its steps with the same panels,
+//! its step line in place of the key hints.
 //!
-//! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`.
+//! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`. A
+//! view without `seats` or `clocks` (a replay's) draws like any other.
 
 pub mod countdown;
 pub mod gambit;
@@ -48,6 +50,9 @@ pub struct Screen<'a> {
     pub picker: Option<&'a crate::term::picker::Picker>,
     /// The time the clock line counts down from, in Unix milliseconds.
     pub now_ms: u64,
+    /// A replay's step line ("step 3/41 · autoplay off (1 s) · " and the keys): the screen
+    /// shows a recorded battle, not a live one (`None`: live).
+    pub replay: Option<&'a str>,
 }
 
 impl Screen<'_> {
@@ -63,6 +68,7 @@ impl Screen<'_> {
             gambit: None,
             picker: None,
             now_ms: crate::term::clock::now_ms(),
+            replay: None,
         }
     }
 
@@ -121,7 +127,9 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     );
     let in_gambit = view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
     let gambit_hints = in_gambit.then(|| gambit::key_hints(screen));
-    let hints = if let Some(hints) = &gambit_hints {
+    let hints = if let Some(line) = screen.replay {
+        line
+    } else if let Some(hints) = &gambit_hints {
         hints.as_str()
     } else if let Link::Failed(_) = screen.link {
         "not connected · r reconnect · ↑↓ log · ? help · q quit"
@@ -243,15 +251,20 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
         .unwrap_or("?")
         .to_owned();
     let role = match t.seat() {
+        _ if screen.replay.is_some() => "replay".to_owned(),
         Some(seat) => format!("seat {seat}"),
         None => "spectator".to_owned(),
     };
-    let (dot, color) = match screen.link {
-        Link::Connected => ("●", Color::Green),
-        Link::Reconnecting { .. } => ("◌", Color::Yellow),
-        Link::Failed(_) => ("✕", Color::Red),
+    let (indicator, color) = if screen.replay.is_some() {
+        ("▶ recorded".to_owned(), Color::Cyan)
+    } else {
+        let (dot, color) = match screen.link {
+            Link::Connected => ("●", Color::Green),
+            Link::Reconnecting { .. } => ("◌", Color::Yellow),
+            Link::Failed(_) => ("✕", Color::Red),
+        };
+        (format!("{dot} {}", screen.link.label()), color)
     };
-    let indicator = format!("{dot} {}", screen.link.label());
     let [left, right] = Layout::horizontal([
         Constraint::Min(10),
         Constraint::Length(indicator.chars().count() as u16 + 1),
