@@ -7,6 +7,7 @@ use anyhow::Context;
 use battle_client::term::lobby::{self, BattleSpec, Opponent};
 use battle_client::term::outcome::result_lines;
 use battle_client::term::plain::{self, Ending};
+use battle_client::term::replay::{self, export, finished, text, viewer};
 use battle_client::term::share::{
     is_refused, join_command, no_server_hint, rejoin_command, server_url, watch_command,
 };
@@ -33,8 +34,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Show the server's open battles.
-    List,
+    /// Show the server's open battles (and, with --finished, the recently finished ones).
+    List(ListArgs),
     /// Show the rulesets the server offers, with their samples.
     Rulesets,
     /// Create a battle, take a seat and play it.
@@ -45,6 +46,10 @@ enum Command {
     Rejoin(RejoinArgs),
     /// Watch a battle (read-only), or start one between the server's bots with --bots.
     Watch(WatchArgs),
+    /// Step through a finished battle, from its start to its result.
+    Replay(ReplayArgs),
+    /// Save a finished battle's replay to a JSON file.
+    Export(ExportArgs),
     /// Run many concurrent battles against the server and measure it.
     Loadtest(battle_client::loadtest::LoadtestArgs),
 }
@@ -107,6 +112,35 @@ impl SetupArgs {
     fn value(&self) -> anyhow::Result<Option<serde_json::Value>> {
         lobby::setup_from(&self.deck, self.setup.as_deref()).map_err(anyhow::Error::msg)
     }
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    /// Also show recently finished battles, whose replays can be watched.
+    #[arg(long)]
+    finished: bool,
+}
+
+#[derive(Debug, Args)]
+struct ReplayArgs {
+    /// The finished battle's id (from `list --finished`).
+    battle_id: String,
+    /// No full-screen UI: print the replay as text (each step's log lines, then the
+    /// result). Chosen by itself when stdout is not a terminal.
+    #[arg(long, env = "BATTLE_PLAIN")]
+    plain: bool,
+}
+
+#[derive(Debug, Args)]
+struct ExportArgs {
+    /// The finished battle's id (from `list --finished`).
+    battle_id: String,
+    /// The file to write (default: <battle-id>.replay.json).
+    #[arg(long, short)]
+    output: Option<std::path::PathBuf>,
+    /// Overwrite the file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -216,9 +250,56 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let policy = ReconnectPolicy::default();
     match cli.command {
         Command::Loadtest(args) => battle_client::loadtest::run(&cli.server, args).await,
-        Command::List => {
+        Command::List(args) if args.finished => {
+            let (battles, recent) = lobby::list_with_finished(server)
+                .await
+                .context("listing battles")?;
+            print!("{}", lobby::battles_table(&battles));
+            println!();
+            let now = battle_client::term::clock::now_ms();
+            print!(
+                "{}",
+                finished::finished_table(recent.as_deref(), server, now)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List(_) => {
             let battles = lobby::list(server).await.context("listing battles")?;
             print!("{}", lobby::battles_table(&battles));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay(args) => {
+            let replay = fetch_replay(server, &args.battle_id).await?;
+            let views = replay
+                .views()
+                .with_context(|| format!("the replay of battle {} is damaged", args.battle_id))?;
+            let now = battle_client::term::clock::now_ms();
+            if args.plain || !std::io::stdout().is_terminal() {
+                for line in text::replay_lines(&replay, &views, now) {
+                    println!("{line}");
+                }
+            } else {
+                viewer::run(&replay, &views, replay::intro(&replay, now)).await?;
+                // The screen is gone: the result stays on the terminal.
+                for line in text::result(&replay, &views) {
+                    println!("{line}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export(args) => {
+            let replay = fetch_replay(server, &args.battle_id).await?;
+            let path = args
+                .output
+                .unwrap_or_else(|| export::default_path(&args.battle_id));
+            let written = export::export(&replay, &path, args.force)?;
+            println!(
+                "wrote the replay of battle {} to {}: {} steps, {} bytes",
+                args.battle_id,
+                written.path.display(),
+                written.steps,
+                written.bytes
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Rulesets => {
@@ -324,6 +405,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .await
         }
     }
+}
+
+/// Ask `server` for the replay of `battle_id`; a refusal people can act on becomes a sentence
+/// saying what to do.
+async fn fetch_replay(server: &str, battle_id: &str) -> anyhow::Result<battle_protocol::Replay> {
+    lobby::replay(server, battle_id).await.map_err(|err| {
+        match replay::refusal(&err, server, battle_id) {
+            Some(sentence) => anyhow::Error::msg(sentence),
+            None => anyhow::Error::new(err)
+                .context(format!("asking for the replay of battle {battle_id}")),
+        }
+    })
 }
 
 /// Run the session in plain mode or the full-screen UI, then leave and say how to come back

@@ -2,7 +2,8 @@
 //! `tests/snapshots/` (run with `UPDATE_SNAPSHOTS=1` to rewrite them after a deliberate
 //! change, then review the diff). The views are fixed fixtures in the server's shape, so the
 //! screens are deterministic. Gambit's screens are in `term_render/gambit.rs`, heroes' in
-//! `term_render/heroes.rs`.
+//! `term_render/heroes.rs`, the turn clock's line in `term_render/clocks.rs` and a replay's
+//! steps in `term_render/replay.rs`.
 
 use std::path::PathBuf;
 
@@ -17,12 +18,16 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::{json, Value};
 
+#[path = "term_render/clocks.rs"]
+mod clocks;
 #[path = "term_render/gambit.rs"]
 mod gambit;
 #[path = "term_render/heroes.rs"]
 mod heroes;
 #[path = "term_render/lore.rs"]
 mod lore;
+#[path = "term_render/replay.rs"]
+mod replay;
 #[path = "term_render/roguelite.rs"]
 mod roguelite;
 
@@ -156,10 +161,19 @@ struct Extras<'a> {
     log_scroll: usize,
     gambit: Option<&'a GambitUi>,
     picker: Option<&'a Picker>,
+    /// The time the clock line counts from, Unix milliseconds.
+    now_ms: u64,
+    /// A replay's step line.
+    replay: Option<&'a str>,
 }
 
 /// Render the screen of `view` with `extras`.
 fn render_with(view: Value, link: Link, extras: Extras) -> String {
+    text_of(&render_buffer(view, link, extras))
+}
+
+/// Render the screen of `view` with `extras` and return the cells, styles and all.
+fn render_buffer(view: Value, link: Link, extras: Extras) -> ratatui::buffer::Buffer {
     let tracker = tracker(view);
     let mut terminal =
         Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("a test backend never fails");
@@ -170,10 +184,16 @@ fn render_with(view: Value, link: Link, extras: Extras) -> String {
     screen.log_scroll = extras.log_scroll;
     screen.gambit = extras.gambit;
     screen.picker = extras.picker;
+    screen.now_ms = extras.now_ms;
+    screen.replay = extras.replay;
     terminal
         .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");
-    let buffer = terminal.backend().buffer();
+    terminal.backend().buffer().clone()
+}
+
+/// The text of `buffer`, one line per row, trailing spaces trimmed.
+fn text_of(buffer: &ratatui::buffer::Buffer) -> String {
     let mut out = String::new();
     for y in 0..buffer.area.height {
         let mut line = String::new();

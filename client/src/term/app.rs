@@ -2,7 +2,9 @@
 //! of its own (crossterm's blocking reader feeding a tokio channel).
 //!
 //! Status messages (a refusal, a notice that the opponent left) fade after [`STATUS_TTL`]:
-//! the screen itself shows what stays true (whose turn, who is away, the connection).
+//! the screen itself shows what stays true (whose turn, who is away, the connection). While
+//! a turn clock runs the screen is redrawn as its countdown changes (at least once a second),
+//! with or without messages from the server.
 //!
 //! In a gambit battle the keys go through [`gambit_command_for_key`] and the panel's
 //! selection and rule editor, a [`GambitUi`] kept here between frames. A seat in a battle of
@@ -20,6 +22,7 @@ use tokio::time::Instant;
 
 use super::choice::resolve;
 use super::choice::Effect;
+use super::clock;
 use super::feed::Event;
 use super::keys::{command_for_key, gambit_command_for_key, picker_command_for_key, Command};
 use super::picker::Picker;
@@ -36,8 +39,10 @@ const RESIGN_CONFIRM: Duration = Duration::from_secs(5);
 
 /// What the input thread forwards.
 #[derive(Debug)]
-enum Input {
+pub(crate) enum Input {
+    /// A key was pressed (or released, or repeated).
     Key(KeyEvent),
+    /// The terminal changed size: draw again.
     Resize,
 }
 
@@ -71,7 +76,9 @@ pub async fn run(session: &mut AnySession, invite: Vec<String>) -> io::Result<()
     result
 }
 
-fn spawn_input_thread() -> mpsc::Receiver<Input> {
+/// Read the terminal's keys and resizes on a thread of their own (crossterm's reader blocks),
+/// forwarded to the returned channel until it closes.
+pub(crate) fn spawn_input_thread() -> mpsc::Receiver<Input> {
     let (tx, rx) = mpsc::channel(32);
     std::thread::spawn(move || loop {
         let input = match event::read() {
@@ -111,9 +118,15 @@ async fn ui_loop(
             screen.log_scroll = log_scroll;
             screen.gambit = Some(&gambit);
             screen.picker = Some(&picker);
+            screen.now_ms = clock::now_ms();
             draw(frame, &screen)
         })?;
         let expiry = status.until;
+        let countdown = session
+            .feed()
+            .tracker()
+            .view()
+            .and_then(|view| clock::next_redraw(view, clock::now_ms()));
         tokio::select! {
             event = session.feed_mut().next_event() => {
                 let tracker = session.feed().tracker();
@@ -132,6 +145,8 @@ async fn ui_loop(
             () = tokio::time::sleep_until(expiry.unwrap_or_else(Instant::now)), if expiry.is_some() => {
                 status.expire();
             }
+            // Nothing to do but draw the countdown again.
+            () = tokio::time::sleep(countdown.unwrap_or_default()), if countdown.is_some() => {}
             input = keys.recv() => {
                 let Some(input) = input else { return Ok(()) };
                 let Input::Key(key) = input else { continue };

@@ -1,9 +1,12 @@
-//! The lobby requests a terminal client makes outside any battle: list the open battles and
-//! create a new one. Each uses a short connection of its own.
+//! The lobby requests a terminal client makes outside any battle: list the open battles (and
+//! the recently finished ones), create a new one, fetch a finished one's replay. Each uses a
+//! short connection of its own.
 
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ClientMsg, RulesetInfo, Seat, ServerMsg};
+use battle_protocol::{
+    BattleStatus, BattleSummary, ClientMsg, FinishedSummary, Replay, RulesetInfo, Seat, ServerMsg,
+};
 use serde_json::{json, Value};
 
 use super::feed::connect;
@@ -141,21 +144,56 @@ pub fn setup_from(deck: &[String], setup: Option<&str>) -> Result<Option<Value>,
 
 /// The server's public battles.
 pub async fn list(url: &str) -> Result<Vec<BattleSummary>, SessionError> {
-    let mut conn = connect(url, ANSWER_TIMEOUT).await?;
-    let answer = request(
-        &mut conn,
+    Ok(list_battles(url, false).await?.0)
+}
+
+/// The server's public battles and its recently finished ones, newest first (`None` from a
+/// server that did not send them).
+pub async fn list_with_finished(
+    url: &str,
+) -> Result<(Vec<BattleSummary>, Option<Vec<FinishedSummary>>), SessionError> {
+    list_battles(url, true).await
+}
+
+async fn list_battles(
+    url: &str,
+    finished: bool,
+) -> Result<(Vec<BattleSummary>, Option<Vec<FinishedSummary>>), SessionError> {
+    match one_request(
+        url,
         ClientMsg::List {
-            finished: false,
+            finished,
             req: Some(1),
         },
-        1,
     )
-    .await;
-    let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
-    match answer? {
-        ServerMsg::Battles { battles, .. } => Ok(battles),
+    .await?
+    {
+        ServerMsg::Battles {
+            battles, finished, ..
+        } => Ok((battles, finished)),
         other => Err(SessionError::Unexpected(format!("{other:?}"))),
     }
+}
+
+/// A finished battle's replay. A battle the server does not keep (expired, or never there)
+/// is refused with `no_such_battle`, one still being played with `not_finished`.
+pub async fn replay(url: &str, battle_id: &str) -> Result<Replay, SessionError> {
+    let msg = ClientMsg::Replay {
+        battle_id: battle_id.to_owned(),
+        req: Some(1),
+    };
+    match one_request(url, msg).await? {
+        ServerMsg::Replay { replay, .. } => Ok(*replay),
+        other => Err(SessionError::Unexpected(format!("{other:?}"))),
+    }
+}
+
+/// Connect, send `msg` (with `req` 1), return its answer and close.
+async fn one_request(url: &str, msg: ClientMsg) -> Result<ServerMsg, SessionError> {
+    let mut conn = connect(url, ANSWER_TIMEOUT).await?;
+    let answer = request(&mut conn, msg, 1).await;
+    let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
+    answer
 }
 
 /// Send `msg` and return the answer carrying `req` (an `error` becomes `Refused`).
@@ -178,7 +216,9 @@ async fn request(
                 req: Some(r),
                 ..
             } if r == req => return Err(SessionError::Refused { code, message }),
-            ServerMsg::Created { req: Some(r), .. } | ServerMsg::Battles { req: Some(r), .. }
+            ServerMsg::Created { req: Some(r), .. }
+            | ServerMsg::Battles { req: Some(r), .. }
+            | ServerMsg::Replay { req: Some(r), .. }
                 if r == req =>
             {
                 return Ok(msg)

@@ -10,12 +10,15 @@
 //! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
 //!   [`picker`] and [`form`]: choosing a legal action and filling an open one with keys;
 //! - [`presence`]: who holds and is connected to each seat, and the notices when that
-//!   changes; [`outcome`]: the result told to each viewer in their own terms.
+//!   changes; [`outcome`]: the result told to each viewer in their own terms;
+//! - [`clock`]: the turn clocks read as countdowns and banks;
+//! - [`replay`]: finished battles listed, stepped through, printed and saved.
 //!
 //! Session logic never touches the terminal, so it is tested without one.
 
 pub mod app;
 pub mod choice;
+pub mod clock;
 mod error;
 pub mod feed;
 pub mod form;
@@ -26,6 +29,7 @@ pub mod picker;
 pub mod plain;
 pub mod presence;
 pub mod reconnect;
+pub mod replay;
 pub mod session;
 pub mod share;
 pub mod ui;

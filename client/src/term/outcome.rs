@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::presence::seat_name;
+use super::presence::{seat_count, seat_name};
 use crate::ViewTracker;
 
 /// The result as the viewer lived it.
@@ -28,9 +28,7 @@ pub fn verdict(tracker: &ViewTracker) -> Option<Verdict> {
         .map(|w| w.iter().filter_map(Value::as_u64).collect())
         .unwrap_or_default();
     // With one seat the player plays against the game itself: nobody winning is a loss.
-    let solo = tracker.view()?["seats"]
-        .as_array()
-        .is_some_and(|seats| seats.len() == 1);
+    let solo = seat_count(tracker.view()?) == Some(1);
     Some(match tracker.seat() {
         Some(_) if winners.is_empty() && solo => Verdict::Lost,
         None if winners.is_empty() && solo => Verdict::Decided,
@@ -41,7 +39,8 @@ pub fn verdict(tracker: &ViewTracker) -> Option<Verdict> {
     })
 }
 
-/// "You won.", "You lost: Player 2 won.", "A draw.", or "Player 1 won." for a spectator.
+/// "You won.", "You lost: Player 2 won.", "A draw: nobody won.", or "Player 1 won." for a
+/// spectator.
 pub fn headline(tracker: &ViewTracker) -> Option<String> {
     let verdict = verdict(tracker)?;
     let view = tracker.view()?;
@@ -59,6 +58,8 @@ pub fn headline(tracker: &ViewTracker) -> Option<String> {
         Verdict::Won => "You won.".to_owned(),
         Verdict::Lost if winners.is_empty() => "You lost.".to_owned(),
         Verdict::Lost => format!("You lost: {winners} won."),
+        // Without the seats (a replay's view) a draw cannot be told from a lost solo game.
+        Verdict::Draw if seat_count(view).is_none() => "Nobody won.".to_owned(),
         Verdict::Draw => "A draw: nobody won.".to_owned(),
         Verdict::Decided if winners.is_empty() => "The player lost.".to_owned(),
         Verdict::Decided => format!("{winners} won."),
@@ -117,6 +118,7 @@ mod tests {
     fn finished(seat: Value, winners: Value) -> ViewTracker {
         let view = json!({
             "battle_id": "b", "ruleset": "synergy", "status": "finished", "seat": seat,
+            "seats": ["connected", "connected"],
             "outcome": {"winners": winners, "summary": "Player 1 wins by knockout."},
             "game": {"sides": [{"name": "Player 1"}, {"name": "Player 2"}],
                 "result": {"breakdown": [
@@ -156,6 +158,16 @@ mod tests {
             headline(&solo).as_deref(),
             Some("You lost."),
             "alone against the game, nobody winning is a loss"
+        );
+        let mut replayed = finished(json!(null), json!([]))
+            .view()
+            .expect("a view")
+            .clone();
+        replayed.as_object_mut().expect("an object").remove("seats");
+        assert_eq!(
+            headline(&ViewTracker::with_view("b", 2, replayed)).as_deref(),
+            Some("Nobody won."),
+            "without seats a draw and a lost solo game read alike"
         );
         let lines = result_lines(&finished(json!(1), json!([0])));
         assert_eq!(

@@ -2,7 +2,8 @@
 //! (new log lines, HP and score changes, turn changes, errors, the result, and a `your move:`
 //! line with what the battle asks and what may be typed, or `you may:` when the seat may act
 //! without being awaited), and commands are read one per line (`play 2`, `play 1 5,9` for an
-//! action with values to choose, `end`, `help`, `quit`). For scripts, and for terminals
+//! action with values to choose, `end`, `help`, `quit`). In a timed battle, a line says how
+//! long each of your decisions may take as its clock starts. For scripts, and for terminals
 //! without full-screen support. Gambit's lines are [`gambit::plain`](super::ui::gambit::plain).
 
 use std::io::{self, BufRead, Write};
@@ -11,6 +12,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::choice::resolve;
+use super::clock;
 use super::feed::Event;
 use super::keys::{parse_line, Command, HELP_LINES};
 use super::outcome::result_lines;
@@ -39,6 +41,8 @@ pub struct PlainReporter {
     /// Gambit: what the last prompt was made of, so a running fight does not repeat it at
     /// every tick.
     prompted_key: Option<Value>,
+    /// The deadline of the last own decision whose clock was told.
+    clock_told: Option<u64>,
 }
 
 impl PlainReporter {
@@ -125,6 +129,18 @@ impl PlainReporter {
             return gambit::plain::prompt_line(tracker);
         }
         prompt_line(tracker)
+    }
+
+    /// "you have 1:32 to decide (bank 2:15)", once per decision of the viewer's seat whose
+    /// clock runs (each decision has a deadline of its own), at `now_ms`.
+    pub fn clock(&mut self, tracker: &ViewTracker, now_ms: u64) -> Option<String> {
+        let view = tracker.view()?;
+        let deadline = clock::my_deadline(view, tracker.seat())?;
+        if self.clock_told == Some(deadline) {
+            return None;
+        }
+        self.clock_told = Some(deadline);
+        clock::decision_line(view, tracker.seat(), now_ms)
     }
 
     /// Make the next [`PlainReporter::prompt`] repeat itself (after a refused move).
@@ -294,6 +310,9 @@ pub async fn run(
         }
         if let Link::Failed(why) = feed.link() {
             return Ok(Ending::Lost(why.clone()));
+        }
+        if let Some(line) = reporter.clock(feed.tracker(), clock::now_ms()) {
+            emit(out, [line])?;
         }
         if let Some(line) = reporter.prompt(feed.tracker(), feed.act_pending()) {
             emit(out, [line])?;

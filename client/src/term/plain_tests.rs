@@ -179,3 +179,35 @@ fn waiting_views_open_entries_and_actions_while_not_awaited() {
     let prompt = r.prompt(&t, false).expect("it may still signal");
     assert_eq!(prompt, "you may (not awaited): play 1 = signal mood=wary");
 }
+
+#[test]
+fn the_own_clock_is_told_once_per_decision() {
+    let mut t = ViewTracker::new("b");
+    let mut r = PlainReporter::new();
+    let timed = |to_act: u64, deadline: Option<u64>| {
+        let mut v = view(70, json!(["Battle begins."]), to_act);
+        v["clocks"] = json!([{"bank_ms": 135_000, "deadline": deadline},
+                             {"bank_ms": 120_000, "deadline": null}]);
+        v
+    };
+    apply(&mut t, 1, timed(0, Some(100_000)));
+    assert_eq!(
+        r.clock(&t, 8_000).as_deref(),
+        Some("you have 1:32 to decide (bank 2:15)")
+    );
+    assert_eq!(r.clock(&t, 9_000), None, "once per decision");
+    apply(&mut t, 2, timed(1, None));
+    assert_eq!(
+        r.clock(&t, 20_000),
+        None,
+        "not while the other seat decides"
+    );
+    apply(&mut t, 3, timed(0, Some(150_000)));
+    assert_eq!(
+        r.clock(&t, 60_000).as_deref(),
+        Some("you have 1:30 to decide (bank 2:15)"),
+        "the next decision has a clock of its own"
+    );
+    apply(&mut t, 4, view(70, json!(["Battle begins."]), 0));
+    assert_eq!(r.clock(&t, 60_000), None, "an untimed battle says nothing");
+}

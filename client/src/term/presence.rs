@@ -30,6 +30,15 @@ pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
     })
 }
 
+/// How many seats the battle has, from `seats` (or `clocks`, one entry per seat); `None`
+/// when the view has neither (a replay's view).
+pub fn seat_count(view: &Value) -> Option<usize> {
+    view["seats"]
+        .as_array()
+        .or_else(|| view["clocks"].as_array())
+        .map(Vec::len)
+}
+
 /// The seats nobody holds yet.
 pub fn free_seats(view: &Value) -> Vec<usize> {
     let count = view["seats"].as_array().map_or(0, Vec::len);

@@ -1,5 +1,5 @@
-//! The exact commands a person can copy: for others to join or watch a battle, and for
-//! themselves to come back to their seat.
+//! The exact commands a person can copy: for others to join or watch a battle, for
+//! themselves to come back to their seat, and to replay a finished battle.
 
 /// The server URL the client uses when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
@@ -86,6 +86,11 @@ pub fn watch_command(server: &str, battle_id: &str) -> String {
     format!("battle-client{} watch {battle_id}", server_flag(server))
 }
 
+/// `battle-client replay <id>`.
+pub fn replay_command(server: &str, battle_id: &str) -> String {
+    format!("battle-client{} replay {battle_id}", server_flag(server))
+}
+
 /// `battle-client rejoin <id> --token T`.
 pub fn rejoin_command(server: &str, battle_id: &str, token: &str) -> String {
     format!(
@@ -140,6 +145,10 @@ mod tests {
         assert_eq!(
             join_command(DEFAULT_SERVER, "b1", 1),
             "battle-client join b1 --seat 1"
+        );
+        assert_eq!(
+            replay_command("ws://h:1", "b1"),
+            "battle-client --server ws://h:1 replay b1"
         );
     }
 }

@@ -152,7 +152,7 @@ fn planning() -> Value {
 }
 
 /// The same battle at tick 3 of the fight (the real sample).
-fn fighting() -> Value {
+pub(super) fn fighting() -> Value {
     let mut v = planning();
     v["to_act"] = json!([]);
     v["prompt"] = Value::Null;

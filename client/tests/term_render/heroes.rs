@@ -32,7 +32,7 @@ fn item(id: &str, name: &str, cost: u64, text: &str) -> Value {
 }
 
 /// Round 4, Player 1's (seat 0's) main phase, as `seat` (or a spectator) sees it.
-fn main_phase(seat: Option<u64>) -> Value {
+pub(super) fn main_phase(seat: Option<u64>) -> Value {
     let hand0 = json!([
         card(
             25,

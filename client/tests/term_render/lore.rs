@@ -98,7 +98,7 @@ const PIPER: &str = "Whenever one of your other characters is banished, gain 1 l
 
 /// Turn 11, Player 1's (seat 0's) Main phase after inking Meadow Scout and playing Lantern
 /// Sprite, as `seat` (or a spectator) sees it.
-fn main_phase(seat: Option<u64>) -> Value {
+pub(super) fn main_phase(seat: Option<u64>) -> Value {
     let cards = |ids: &[u64], names: &[&str]| -> Value {
         ids.iter().zip(names).map(|(&id, n)| card(id, n)).collect()
     };

@@ -44,7 +44,7 @@ fn envelope(seat: Option<u64>, game: Value, legal: Value, prompt: Value) -> Valu
 
 /// Seed 3, battle 5 against the Tide Golem: the player's second phase in a row, with
 /// initiative, Momentum and 0 AP of 25 (Armor Break); the Golem Poisoned.
-fn player_phase(seat: Option<u64>) -> Value {
+pub(super) fn player_phase(seat: Option<u64>) -> Value {
     let mut player = json!({
         "ap": 0, "armor": "Riveted Hauberk", "deck_size": 13, "def_pct": 10,
         "discard_count": 5, "draw_count": 3, "energy": 3, "guard": 0, "hand_count": 5,

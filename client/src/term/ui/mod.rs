@@ -1,10 +1,14 @@
 //! Drawing a battle screen with ratatui: the frame around every ruleset (header with the
 //! connection indicator, status line, key hints, help box) and the panel for the ruleset's
 //! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes,
-//! [`roguelite`] for roguelite and [`generic`] for every other ruleset.
+//! [`roguelite`] for roguelite and [`generic`] for every other ruleset; above the panel,
+//! the [`countdown`] line of a timed battle. A replay draws its steps with the same panels,
+//! its step line in place of the key hints.
 //!
-//! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`.
+//! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`. A
+//! view without `seats` or `clocks` (a replay's) draws like any other.
 
+pub mod countdown;
 pub mod gambit;
 pub mod generic;
 pub mod heroes;
@@ -44,6 +48,11 @@ pub struct Screen<'a> {
     /// Every other ruleset but synergy: the cursor over the legal actions and the open one
     /// being filled (`None`: cursor on the first, nothing being filled).
     pub picker: Option<&'a crate::term::picker::Picker>,
+    /// The time the clock line counts down from, in Unix milliseconds.
+    pub now_ms: u64,
+    /// A replay's step line ("step 3/41 · autoplay off (1 s) · " and the keys): the screen
+    /// shows a recorded battle, not a live one (`None`: live).
+    pub replay: Option<&'a str>,
 }
 
 impl Screen<'_> {
@@ -58,6 +67,8 @@ impl Screen<'_> {
             log_scroll: 0,
             gambit: None,
             picker: None,
+            now_ms: crate::term::clock::now_ms(),
+            replay: None,
         }
     }
 
@@ -83,14 +94,19 @@ const FORM_HINTS: &str = "↑↓ field · ←→ value · 1-9/space choose · En
 
 /// Draw `screen` over the whole frame.
 pub fn draw(frame: &mut Frame, screen: &Screen) {
-    let [header, body, status, keys] = Layout::vertical([
+    let clock = countdown::clock_line(screen);
+    let [header, clock_row, body, status, keys] = Layout::vertical([
         Constraint::Length(1),
+        Constraint::Length(u16::from(clock.is_some())),
         Constraint::Min(5),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(frame.area());
     draw_header(frame, header, screen);
+    if let Some(line) = clock {
+        frame.render_widget(Paragraph::new(line), clock_row);
+    }
     let view = screen.tracker.view();
     match view {
         None => frame.render_widget(Paragraph::new("waiting for the battle's view..."), body),
@@ -111,7 +127,9 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
     );
     let in_gambit = view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
     let gambit_hints = in_gambit.then(|| gambit::key_hints(screen));
-    let hints = if let Some(hints) = &gambit_hints {
+    let hints = if let Some(line) = screen.replay {
+        line
+    } else if let Some(hints) = &gambit_hints {
         hints.as_str()
     } else if let Link::Failed(_) = screen.link {
         "not connected · r reconnect · ↑↓ log · ? help · q quit"
@@ -233,15 +251,20 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
         .unwrap_or("?")
         .to_owned();
     let role = match t.seat() {
+        _ if screen.replay.is_some() => "replay".to_owned(),
         Some(seat) => format!("seat {seat}"),
         None => "spectator".to_owned(),
     };
-    let (dot, color) = match screen.link {
-        Link::Connected => ("●", Color::Green),
-        Link::Reconnecting { .. } => ("◌", Color::Yellow),
-        Link::Failed(_) => ("✕", Color::Red),
+    let (indicator, color) = if screen.replay.is_some() {
+        ("▶ recorded".to_owned(), Color::Cyan)
+    } else {
+        let (dot, color) = match screen.link {
+            Link::Connected => ("●", Color::Green),
+            Link::Reconnecting { .. } => ("◌", Color::Yellow),
+            Link::Failed(_) => ("✕", Color::Red),
+        };
+        (format!("{dot} {}", screen.link.label()), color)
     };
-    let indicator = format!("{dot} {}", screen.link.label());
     let [left, right] = Layout::horizontal([
         Constraint::Min(10),
         Constraint::Length(indicator.chars().count() as u16 + 1),
