@@ -12,6 +12,7 @@
 pub mod decode;
 pub mod frame;
 pub mod frame_reader;
+pub mod http_refusal;
 pub mod outbox;
 mod reader;
 mod writer;
