@@ -236,7 +236,8 @@ impl FrameReader {
         }
         let gathered = self.gathering.as_ref().map_or(0, |g| g.bytes.len() as u64);
         let total = if opcode == 0x0 {
-            gathered + payload
+            // A 64-bit length may be anything: the sum must not wrap below the limit.
+            gathered.saturating_add(payload)
         } else {
             payload
         };
