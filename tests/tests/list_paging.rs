@@ -202,3 +202,27 @@ async fn a_cursor_survives_battles_expiring_and_arriving_between_pages() {
     assert_eq!(rest, expected);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_terminal_client_follows_every_page_or_stops_at_its_limit() {
+    use battle_e2e::battle_client::term::lobby;
+    let server = start_server().await;
+    let created: Vec<String> = (0..450).map(|_| create_in_lobby(&server, false)).collect();
+    let every = lobby::list_battles(&server.url(), false, None)
+        .await
+        .expect("a listing");
+    let listed: Vec<String> = every.battles.iter().map(|b| b.battle_id.clone()).collect();
+    assert_eq!((listed, every.total), (created.clone(), 450), "three pages");
+    assert_eq!(lobby::more_line(&every), "");
+    let some = lobby::list_battles(&server.url(), true, Some(250))
+        .await
+        .expect("a listing");
+    let listed: Vec<String> = some.battles.iter().map(|b| b.battle_id.clone()).collect();
+    assert_eq!(listed, created[..250]);
+    assert!(
+        some.finished.is_some(),
+        "finished battles come with the first page"
+    );
+    assert!(lobby::more_line(&some).starts_with("... and 200 more (450 open battles"));
+    server.shutdown().await;
+}
