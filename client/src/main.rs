@@ -119,6 +119,10 @@ struct ListArgs {
     /// Also show recently finished battles, whose replays can be watched.
     #[arg(long)]
     finished: bool,
+    /// Show at most this many open battles, the oldest first (default: every one, read
+    /// page by page).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    limit: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -250,22 +254,21 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let policy = ReconnectPolicy::default();
     match cli.command {
         Command::Loadtest(args) => battle_client::loadtest::run(&cli.server, args).await,
-        Command::List(args) if args.finished => {
-            let (battles, recent) = lobby::list_with_finished(server)
-                .await
-                .context("listing battles")?;
-            print!("{}", lobby::battles_table(&battles));
-            println!();
-            let now = battle_client::term::clock::now_ms();
-            print!(
-                "{}",
-                finished::finished_table(recent.as_deref(), server, now)
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::List(_) => {
-            let battles = lobby::list(server).await.context("listing battles")?;
-            print!("{}", lobby::battles_table(&battles));
+        Command::List(args) => {
+            let listing =
+                lobby::list_battles(server, args.finished, args.limit.map(|n| n as usize))
+                    .await
+                    .context("listing battles")?;
+            print!("{}", lobby::battles_table(&listing.battles));
+            print!("{}", lobby::more_line(&listing));
+            if args.finished {
+                println!();
+                let now = battle_client::term::clock::now_ms();
+                print!(
+                    "{}",
+                    finished::finished_table(listing.finished.as_deref(), server, now)
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => {

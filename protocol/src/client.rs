@@ -20,12 +20,22 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
-    /// Ask for the public battles; answered by `battles`.
+    /// Ask for one page of the public battles, oldest first; answered by `battles`.
     List {
         /// Also list recently finished battles (newest first), whose replays can be asked
-        /// for with `replay`.
+        /// for with `replay`. Answered on the first page only (a request without `cursor`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         finished: bool,
+        /// Most battles in the page: 1 to [`ClientMsg::LIST_LIMIT_MAX`] (more is taken as
+        /// the maximum; 0 is refused with `bad_message`). Default
+        /// [`ClientMsg::LIST_LIMIT_DEFAULT`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<u32>,
+        /// Where the page starts: the `next_cursor` of the previous page, passed back as it
+        /// came (absent: the first page). The page holds battles created after the last one
+        /// of the previous page, so battles coming and going between pages move nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cursor: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
@@ -136,6 +146,12 @@ impl ClientMsg {
         "leave", "replay", "ping",
     ];
 
+    /// Battles in a `list` page when the request gives no `limit`.
+    pub const LIST_LIMIT_DEFAULT: u32 = 50;
+
+    /// Most battles in one `list` page; a larger `limit` is taken as this.
+    pub const LIST_LIMIT_MAX: u32 = 200;
+
     /// The correlation number the client attached, if any.
     pub fn req(&self) -> Option<Req> {
         match self {
@@ -198,6 +214,30 @@ mod tests {
                 timer: None,
                 req: None
             }
+        );
+    }
+
+    #[test]
+    fn list_pages_default_to_the_first_page() {
+        let msg: ClientMsg = serde_json::from_str(r#"{"type":"list"}"#).expect("valid");
+        assert_eq!(
+            msg,
+            ClientMsg::List {
+                finished: false,
+                limit: None,
+                cursor: None,
+                req: None
+            }
+        );
+        let text = r#"{"type":"list","limit":20,"cursor":"41","req":3}"#;
+        let msg: ClientMsg = serde_json::from_str(text).expect("valid");
+        assert_eq!(
+            serde_json::to_value(&msg).expect("serializable"),
+            serde_json::from_str::<Value>(text).expect("valid json")
+        );
+        assert!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"list","limit":-1}"#).is_err(),
+            "a limit is a count"
         );
     }
 

@@ -19,9 +19,15 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
-    /// Answer to `list`: the public battles.
+    /// Answer to `list`: one page of the public battles, oldest first.
     Battles {
         battles: Vec<BattleSummary>,
+        /// How many public battles there are in all (on every page).
+        #[serde(default)]
+        total: usize,
+        /// Pass it back as `list`'s `cursor` for the next page; absent on the last page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_cursor: Option<String>,
         /// With `list`'s `finished`: recently finished public battles, newest first.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         finished: Option<Vec<FinishedSummary>>,
@@ -141,6 +147,32 @@ mod tests {
         );
         let back: ServerMsg = serde_json::from_value(v).expect("round trip");
         assert_eq!(back, msg);
+    }
+
+    #[test]
+    fn battles_carry_the_total_and_the_next_cursor_until_the_last_page() {
+        let page = ServerMsg::Battles {
+            battles: vec![],
+            total: 120,
+            next_cursor: Some("49".into()),
+            finished: None,
+            req: Some(2),
+        };
+        let v: Value = serde_json::from_str(&page.to_text()).expect("valid json");
+        assert_eq!(
+            v,
+            json!({"type": "battles", "battles": [], "total": 120, "next_cursor": "49",
+                "req": 2})
+        );
+        let last = ServerMsg::Battles {
+            battles: vec![],
+            total: 0,
+            next_cursor: None,
+            finished: None,
+            req: None,
+        };
+        let v: Value = serde_json::from_str(&last.to_text()).expect("valid json");
+        assert_eq!(v, json!({"type": "battles", "battles": [], "total": 0}));
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct Config {
     pub max_battles: usize,
     /// Frames queued for one connection before it counts as too slow and is closed.
     pub outbox_capacity: usize,
+    /// Bytes queued for one connection before it counts as too slow and is closed (each
+    /// frame at its full length, shared or not).
+    pub outbox_max_bytes: usize,
     /// Commands queued for one battle actor.
     pub battle_queue: usize,
     /// Largest client frame accepted, in bytes.
@@ -49,6 +52,7 @@ impl Default for Config {
             idle_ttl: Duration::from_secs(600),
             max_battles: 20_000,
             outbox_capacity: 256,
+            outbox_max_bytes: 4 * 1024 * 1024,
             battle_queue: 256,
             max_frame_bytes: 64 * 1024,
             rulesets: catalog().iter().collect(),

@@ -3,9 +3,13 @@
 //! Battles are found by id in a [`DashMap`]; each entry holds the battle's handle and the
 //! summary its actor keeps up to date for `list`. An actor removes its own entry when the
 //! battle expires.
+//!
+//! `list` answers in pages from an ordered index of the public battles (creation number →
+//! id, see `lobby_index.rs`): a page costs a range walk of the index and one map lookup per
+//! battle on it, never a pass over every battle.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use battle_protocol::{
     BattleStatus, BattleSummary, ErrorCode, FinishedSummary, Replay, RulesetInfo, SampleInfo, Seat,
@@ -19,6 +23,12 @@ use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
+
+#[path = "lobby_index.rs"]
+mod index;
+
+pub use index::Page;
+use index::{Index, PageRequest};
 
 /// A refused lobby request: the code and the sentence for the client.
 pub type Refusal = (ErrorCode, String);
@@ -51,6 +61,7 @@ struct Entry {
     handle: BattleHandle,
     summary: BattleSummary,
     private: bool,
+    /// The battle's creation number (see [`Index`]).
     created: u64,
 }
 
@@ -58,7 +69,8 @@ struct Entry {
 pub struct Lobby {
     battles: DashMap<String, Entry>,
     config: Config,
-    created: AtomicU64,
+    /// The public battles in creation order, for `list`.
+    index: Mutex<Index>,
     /// The rulesets on offer as `welcome` lists them.
     rulesets: Vec<RulesetInfo>,
     /// Where battles are kept (or nowhere).
@@ -76,7 +88,7 @@ impl Lobby {
         Arc::new(Lobby {
             battles: DashMap::new(),
             config,
-            created: AtomicU64::new(0),
+            index: Mutex::new(Index::default()),
             rulesets,
             store,
             connections: DashMap::new(),
@@ -97,6 +109,15 @@ impl Lobby {
     /// How many connections are open.
     pub fn connection_count(&self) -> usize {
         self.connections.len()
+    }
+
+    /// The most bytes any open connection has queued now (see [`Outbox::queued_bytes`]).
+    pub fn most_queued_bytes(&self) -> usize {
+        self.connections
+            .iter()
+            .map(|entry| entry.value().queued_bytes())
+            .max()
+            .unwrap_or(0)
     }
 
     /// From now on, refuse new requests (the server is shutting down).
@@ -263,17 +284,30 @@ impl Lobby {
         summary: BattleSummary,
         private: bool,
     ) {
-        let created = self.created.fetch_add(1, Ordering::Relaxed);
-        self.battles.insert(
-            id,
-            Entry {
-                handle,
-                summary,
-                private,
-                created,
-            },
-        );
+        {
+            let mut index = self.index();
+            let created = index.enlist(&id, private);
+            // In the map before the index lock is let go: a page that lists the battle
+            // finds it.
+            self.battles.insert(
+                id,
+                Entry {
+                    handle,
+                    summary,
+                    private,
+                    created,
+                },
+            );
+        }
         tokio::spawn(Box::new(actor).run());
+    }
+
+    fn index(&self) -> MutexGuard<'_, Index> {
+        // Nothing panics while holding the lock, and every change to the index is one
+        // call on it: a poisoned lock still holds a usable value.
+        self.index
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The handle of a live battle.
@@ -283,16 +317,30 @@ impl Lobby {
             .map(|entry| entry.handle.clone())
     }
 
-    /// The public battles, oldest first.
-    pub fn list(&self) -> Vec<BattleSummary> {
-        let mut listed: Vec<(u64, BattleSummary)> = self
-            .battles
+    /// One page of the public battles, oldest first: at most `limit` of them (absent:
+    /// [`ClientMsg::LIST_LIMIT_DEFAULT`]; more than [`ClientMsg::LIST_LIMIT_MAX`] is taken as
+    /// the maximum; 0 is refused), created after the one `cursor` names (absent: from the
+    /// first). Costs a walk of `limit` index entries and as many map lookups.
+    ///
+    /// [`ClientMsg::LIST_LIMIT_DEFAULT`]: battle_protocol::ClientMsg::LIST_LIMIT_DEFAULT
+    /// [`ClientMsg::LIST_LIMIT_MAX`]: battle_protocol::ClientMsg::LIST_LIMIT_MAX
+    pub fn list(&self, cursor: Option<&str>, limit: Option<u32>) -> Result<Page, Refusal> {
+        let request = PageRequest::new(cursor, limit)?;
+        let page = self.index().page(request);
+        // A battle gone since the index was read is left out (the page is one shorter).
+        let battles = page
+            .ids
             .iter()
-            .filter(|entry| !entry.private)
-            .map(|entry| (entry.created, entry.summary.clone()))
+            .filter_map(|(created, id)| {
+                let entry = self.battles.get(id)?;
+                (entry.created == *created).then(|| entry.summary.clone())
+            })
             .collect();
-        listed.sort_by_key(|(created, _)| *created);
-        listed.into_iter().map(|(_, summary)| summary).collect()
+        Ok(Page {
+            battles,
+            total: page.total,
+            next_cursor: page.next_cursor,
+        })
     }
 
     /// The finished battle `battle_id` as its spectators saw it, rebuilt from what the
@@ -378,7 +426,11 @@ impl Lobby {
     }
 
     pub(crate) fn remove(&self, battle_id: &str) {
-        self.battles.remove(battle_id);
+        if let Some((_, entry)) = self.battles.remove(battle_id) {
+            if !entry.private {
+                self.index().remove(entry.created);
+            }
+        }
     }
 
     /// A fresh battle id that no live battle has.

@@ -43,6 +43,10 @@ struct Args {
     /// Frames queued per connection before it counts as too slow and is closed.
     #[arg(long, env = "BATTLE_OUTBOX_CAPACITY", default_value_t = 256)]
     outbox_capacity: usize,
+    /// Bytes queued per connection before it counts as too slow and is closed (1013); its
+    /// queued frames are dropped at once.
+    #[arg(long, env = "BATTLE_OUTBOX_MAX_BYTES", default_value_t = 4 * 1024 * 1024)]
+    outbox_max_bytes: usize,
     /// Commands queued per battle.
     #[arg(long, env = "BATTLE_QUEUE", default_value_t = 256)]
     battle_queue: usize,
@@ -80,6 +84,7 @@ impl From<Args> for Config {
             idle_ttl: Duration::from_secs(args.idle_ttl_secs),
             max_battles: args.max_battles,
             outbox_capacity: args.outbox_capacity,
+            outbox_max_bytes: args.outbox_max_bytes,
             battle_queue: args.battle_queue,
             max_frame_bytes: args.max_frame_bytes,
             data_dir: (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir)),

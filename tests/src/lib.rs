@@ -11,6 +11,7 @@ use std::time::Duration;
 use battle_client::{Applied, Connection, ViewTracker};
 use battle_protocol::json_patch;
 use battle_protocol::{BattleSummary, ClientMsg, ErrorCode, Req, RulesetInfo, Seat, ServerMsg};
+use battle_server::lobby::Page;
 use battle_server::{Config, RunningServer};
 use serde_json::Value;
 
@@ -34,6 +35,23 @@ pub async fn start_server_with(config: Config) -> RunningServer {
     battle_server::start(config)
         .await
         .expect("the server starts on an ephemeral port")
+}
+
+/// Create a waiting synergy PvP battle straight in the server's lobby, without a
+/// connection (no request, no per-connection limit): for tests that need many battles
+/// listed. Returns its id.
+pub fn create_in_lobby(server: &RunningServer, private: bool) -> String {
+    let request = battle_server::lobby::CreateRequest {
+        ruleset: "synergy".into(),
+        options: Some(serde_json::json!({"mode": "pvp"})),
+        private,
+        ..Default::default()
+    };
+    let (battle_id, _) = server
+        .lobby()
+        .create(request)
+        .unwrap_or_else(|(code, why)| panic!("the lobby refused a battle: {code}: {why}"));
+    battle_id
 }
 
 /// A test client: a [`Connection`] with a name for failure messages and a `req` counter.
@@ -317,20 +335,45 @@ impl Client {
         tracker
     }
 
-    /// `list`: the public battles.
+    /// `list`: the public battles, every page of them (at most [`MAX_MESSAGES`] pages).
     pub async fn list(&mut self) -> Vec<BattleSummary> {
+        let mut battles = Vec::new();
+        let mut cursor = None;
+        for _ in 0..MAX_MESSAGES {
+            let page = self.list_page(cursor.take(), None).await;
+            battles.extend(page.battles);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return battles,
+            }
+        }
+        panic!("{}: list gave no last page", self.name);
+    }
+
+    /// One `list` page: at most `limit` battles created after `cursor`.
+    pub async fn list_page(&mut self, cursor: Option<String>, limit: Option<u32>) -> Page {
         let req = self.req();
         self.send(ClientMsg::List {
             finished: false,
+            limit,
+            cursor,
             req: Some(req),
         })
         .await;
         match self.expect_msg().await {
             ServerMsg::Battles {
-                battles, req: got, ..
+                battles,
+                total,
+                next_cursor,
+                req: got,
+                ..
             } => {
                 assert_eq!(got, Some(req), "{}: battles must echo req", self.name);
-                battles
+                Page {
+                    battles,
+                    total,
+                    next_cursor,
+                }
             }
             other => panic!("{}: expected battles, got {other:?}", self.name),
         }

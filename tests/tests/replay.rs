@@ -69,6 +69,8 @@ async fn finished_ids(client: &mut Client) -> Vec<String> {
     client
         .send(ClientMsg::List {
             finished: true,
+            limit: None,
+            cursor: None,
             req: Some(req),
         })
         .await;

@@ -1,6 +1,7 @@
 //! The lobby requests a terminal client makes outside any battle: list the open battles (and
 //! the recently finished ones), create a new one, fetch a finished one's replay. Each uses a
-//! short connection of its own.
+//! short connection of its own; a listing follows `list`'s pages on it to the last one (or
+//! to as many battles as asked for).
 
 use std::time::Duration;
 
@@ -142,37 +143,98 @@ pub fn setup_from(deck: &[String], setup: Option<&str>) -> Result<Option<Value>,
     }
 }
 
-/// The server's public battles.
-pub async fn list(url: &str) -> Result<Vec<BattleSummary>, SessionError> {
-    Ok(list_battles(url, false).await?.0)
+/// Most pages one listing asks for: far more than a server holds (200 battles a page), so
+/// only a server that never gives a last page stops it.
+const MAX_PAGES: usize = 10_000;
+
+/// What a listing found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    /// The public battles, oldest first (at most as many as asked for).
+    pub battles: Vec<BattleSummary>,
+    /// How many public battles the server had when the last page was read.
+    pub total: usize,
+    /// The recently finished battles, newest first, when asked for (`None` from a server
+    /// that did not send them).
+    pub finished: Option<Vec<FinishedSummary>>,
 }
 
-/// The server's public battles and its recently finished ones, newest first (`None` from a
-/// server that did not send them).
+/// The server's public battles, every page of them.
+pub async fn list(url: &str) -> Result<Vec<BattleSummary>, SessionError> {
+    Ok(list_battles(url, false, None).await?.battles)
+}
+
+/// The server's public battles (every page) and its recently finished ones, newest first
+/// (`None` from a server that did not send them).
 pub async fn list_with_finished(
     url: &str,
 ) -> Result<(Vec<BattleSummary>, Option<Vec<FinishedSummary>>), SessionError> {
-    list_battles(url, true).await
+    let listing = list_battles(url, true, None).await?;
+    Ok((listing.battles, listing.finished))
 }
 
-async fn list_battles(
+/// The server's public battles, page after page on one connection until the last page or
+/// until `most` battles are read; with `finished`, the recently finished ones too (they come
+/// with the first page).
+pub async fn list_battles(
     url: &str,
     finished: bool,
-) -> Result<(Vec<BattleSummary>, Option<Vec<FinishedSummary>>), SessionError> {
-    match one_request(
-        url,
-        ClientMsg::List {
-            finished,
-            req: Some(1),
-        },
-    )
-    .await?
-    {
-        ServerMsg::Battles {
-            battles, finished, ..
-        } => Ok((battles, finished)),
-        other => Err(SessionError::Unexpected(format!("{other:?}"))),
+    most: Option<usize>,
+) -> Result<Listing, SessionError> {
+    let mut conn = connect(url, ANSWER_TIMEOUT).await?;
+    let listing = follow_pages(&mut conn, finished, most).await;
+    let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
+    listing
+}
+
+async fn follow_pages(
+    conn: &mut Connection,
+    finished: bool,
+    most: Option<usize>,
+) -> Result<Listing, SessionError> {
+    let most = most.unwrap_or(usize::MAX);
+    let mut listing = Listing {
+        battles: Vec::new(),
+        total: 0,
+        finished: None,
+    };
+    let mut cursor: Option<String> = None;
+    for page in 1..=MAX_PAGES {
+        let req = page as u64;
+        let left = most.saturating_sub(listing.battles.len());
+        let limit = u32::try_from(left)
+            .unwrap_or(u32::MAX)
+            .clamp(1, ClientMsg::LIST_LIMIT_MAX);
+        let msg = ClientMsg::List {
+            finished: finished && cursor.is_none(),
+            limit: Some(limit),
+            cursor: cursor.clone(),
+            req: Some(req),
+        };
+        let (battles, total, next_cursor, recent) = match request(conn, msg, req).await? {
+            ServerMsg::Battles {
+                battles,
+                total,
+                next_cursor,
+                finished,
+                ..
+            } => (battles, total, next_cursor, finished),
+            other => return Err(SessionError::Unexpected(format!("{other:?}"))),
+        };
+        listing.battles.extend(battles);
+        listing.total = total;
+        if cursor.is_none() {
+            listing.finished = recent;
+        }
+        listing.battles.truncate(most);
+        match next_cursor {
+            Some(next) if listing.battles.len() < most && Some(&next) != cursor.as_ref() => {
+                cursor = Some(next);
+            }
+            _ => break,
+        }
     }
+    Ok(listing)
 }
 
 /// A finished battle's replay. A battle the server does not keep (expired, or never there)
@@ -301,6 +363,21 @@ pub fn battles_table(battles: &[BattleSummary]) -> String {
     out
 }
 
+/// The line under a listing cut short by a limit: how many more battles the server has;
+/// empty when every battle is shown.
+pub fn more_line(listing: &Listing) -> String {
+    let shown = listing.battles.len();
+    if shown == 0 || listing.total <= shown {
+        return String::new();
+    }
+    format!(
+        "... and {} more ({} open battles in all; `battle-client list` without --limit shows \
+         every one)\n",
+        listing.total - shown,
+        listing.total
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,11 +488,23 @@ mod tests {
             ],
             spectators: 2,
         };
-        let table = battles_table(&[b]);
+        let table = battles_table(std::slice::from_ref(&b));
         assert!(
             table.contains("abc          synergy    waiting   0:free 1:bot"),
             "{table}"
         );
         assert!(battles_table(&[]).starts_with("No open battles"));
+        let mut listing = Listing {
+            battles: vec![b],
+            total: 1,
+            finished: None,
+        };
+        assert_eq!(more_line(&listing), "", "everything is shown");
+        listing.total = 250;
+        assert!(
+            more_line(&listing).starts_with("... and 249 more (250 open battles in all;"),
+            "{}",
+            more_line(&listing)
+        );
     }
 }

@@ -79,6 +79,7 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     let outbox = Outbox::new(
         stream,
         lobby.config().outbox_capacity,
+        lobby.config().outbox_max_bytes,
         lobby.store().commits(),
     );
     tracing::debug!(?peer, conn = outbox.id().0, "connection open");

@@ -8,6 +8,13 @@
 //! too slow to follow its battles: it is closed (see [`Outbox::close_lagging`]) rather than
 //! being sent a silently broken stream.
 //!
+//! The queue is bounded twice: in frames (`--outbox-capacity`) and in bytes
+//! (`--outbox-max-bytes`, a running sum kept on every push and pop, each frame counted at its
+//! full length even when its buffer is shared with other connections: that is the memory the
+//! connection pins). Over either bound the connection is closed with 1013 and its queued
+//! frames are dropped at once, so a client that asks for much and reads nothing holds at most
+//! the byte bound plus one offer (the frames offered while nothing was queued).
+//!
 //! Every write, direct or by the writer, happens under the queue's lock, so frames from
 //! different battles and from the reader never interleave or overtake one another.
 //!
@@ -80,6 +87,8 @@ struct Queued {
 struct State {
     /// Frames not yet fully written, oldest first.
     queue: VecDeque<Queued>,
+    /// The bytes of every frame in `queue`, each at its full length.
+    queued_bytes: usize,
     /// Registered with the store's commits to be released (see [`Commits::wait`]).
     held: bool,
     /// Bytes of the first queued frame already written.
@@ -96,6 +105,9 @@ struct State {
 struct Shared {
     id: ConnId,
     capacity: usize,
+    /// Most bytes queued (see [`State::queued_bytes`]) before the connection counts as too
+    /// slow.
+    max_bytes: usize,
     /// The socket; `None` for a detached outbox (tests), whose frames stay queued.
     socket: Option<TcpStream>,
     state: Mutex<State>,
@@ -112,27 +124,43 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// An outbox writing to `socket`, holding up to `capacity` frames the socket could not
-    /// take at once.
-    pub(super) fn new(socket: TcpStream, capacity: usize, gate: Option<Arc<Commits>>) -> Outbox {
-        Outbox::build(Some(socket), capacity, gate)
+    /// An outbox writing to `socket`, holding up to `capacity` frames and `max_bytes` bytes
+    /// the socket could not take at once.
+    pub(super) fn new(
+        socket: TcpStream,
+        capacity: usize,
+        max_bytes: usize,
+        gate: Option<Arc<Commits>>,
+    ) -> Outbox {
+        Outbox::build(Some(socket), capacity, max_bytes, gate)
     }
 
     /// An outbox with no socket: every frame stays queued until taken from the returned
-    /// [`Tap`]. For tests of what battles send.
+    /// [`Tap`]. For tests of what battles send. Bounded in frames only.
     pub fn detached(capacity: usize) -> (Outbox, Tap) {
-        let outbox = Outbox::build(None, capacity, None);
+        Outbox::detached_with(capacity, usize::MAX)
+    }
+
+    /// A [detached](Outbox::detached) outbox bounded in bytes too.
+    pub fn detached_with(capacity: usize, max_bytes: usize) -> (Outbox, Tap) {
+        let outbox = Outbox::build(None, capacity, max_bytes, None);
         let tap = Tap {
             outbox: outbox.clone(),
         };
         (outbox, tap)
     }
 
-    fn build(socket: Option<TcpStream>, capacity: usize, gate: Option<Arc<Commits>>) -> Outbox {
+    fn build(
+        socket: Option<TcpStream>,
+        capacity: usize,
+        max_bytes: usize,
+        gate: Option<Arc<Commits>>,
+    ) -> Outbox {
         Outbox {
             shared: Arc::new(Shared {
                 id: ConnId::next(),
                 capacity: capacity.max(1),
+                max_bytes,
                 socket,
                 state: Mutex::new(State::default()),
                 writer: AtomicWaker::new(),
@@ -214,6 +242,12 @@ impl Outbox {
         self.shared.id
     }
 
+    /// The bytes queued for this connection now: what its outbox pins, each frame counted
+    /// at its full length.
+    pub fn queued_bytes(&self) -> usize {
+        self.state().queued_bytes
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         // Nothing panics while holding the lock, and the state stays consistent between
         // statements anyway: a poisoned lock still holds a usable value.
@@ -228,7 +262,10 @@ impl Outbox {
         self.shared.socket.as_ref()
     }
 
-    /// Send or queue a frame without waiting. A full queue closes the connection.
+    /// Send or queue a frame without waiting. A queue that is full (in frames or in bytes)
+    /// closes the connection: its queued frames are dropped at once and the writer sends a
+    /// close frame with 1013 ([`Offer::Lagging`]). A frame offered while nothing is queued
+    /// is always taken, whatever its size.
     pub fn offer_frame(&self, frame: Frame) -> Offer {
         self.offer_frame_at(frame, 0)
     }
@@ -253,22 +290,28 @@ impl Outbox {
                         }
                     }
                 }
-                state.queue.push_back(Queued { frame, ticket });
+                state.push(Queued { frame, ticket });
                 drop(state);
                 self.shared.writer.wake();
                 return Offer::Queued;
             }
-            state.queue.push_back(Queued { frame, ticket });
+            state.push(Queued { frame, ticket });
             self.hold_for(&mut state, ticket);
             return Offer::Queued;
         }
-        if state.queue.len() >= self.shared.capacity {
-            self.close_locked(&mut state, CloseCode::Again, LAGGING);
+        if !self.has_room(&state, 1, frame.len()) {
+            self.lag_locked(&mut state);
             return Offer::Lagging;
         }
-        state.queue.push_back(Queued { frame, ticket });
+        state.push(Queued { frame, ticket });
         self.hold_for(&mut state, ticket);
         Offer::Queued
+    }
+
+    /// Whether `frames` more frames of `bytes` in all fit behind a non-empty queue.
+    fn has_room(&self, state: &State, frames: usize, bytes: usize) -> bool {
+        state.queue.len() + frames <= self.shared.capacity
+            && state.queued_bytes.saturating_add(bytes) <= self.shared.max_bytes
     }
 
     /// Send or queue several frames for one connection at once, in order, without waiting:
@@ -286,13 +329,14 @@ impl Outbox {
             return Offer::Closed;
         }
         let was_empty = state.queue.is_empty();
-        if !was_empty && state.queue.len() + N > self.shared.capacity {
-            self.close_locked(&mut state, CloseCode::Again, LAGGING);
+        let bytes = frames.iter().map(Frame::len).sum();
+        if !was_empty && !self.has_room(&state, N, bytes) {
+            self.lag_locked(&mut state);
             return Offer::Lagging;
         }
-        state
-            .queue
-            .extend(frames.into_iter().map(|frame| Queued { frame, ticket }));
+        for frame in frames {
+            state.push(Queued { frame, ticket });
+        }
         if !was_empty || !self.committed(ticket) {
             self.hold_for(&mut state, ticket);
             return Offer::Queued;
@@ -324,9 +368,31 @@ impl Outbox {
         self.offer_frame_at(message_frame(msg), ticket)
     }
 
-    /// Tell the writer to close the connection because it cannot keep up.
+    /// Close the connection because it cannot keep up: what is queued is dropped at once
+    /// (see [`Outbox::offer_frame`]), and the writer sends the close frame (1013).
     pub fn close_lagging(&self) {
-        self.close(CloseCode::Again, LAGGING);
+        let mut state = self.state();
+        self.lag_locked(&mut state);
+    }
+
+    /// Drop the queue and ask for a close with 1013. A frame the socket has taken part of
+    /// stays, so the close frame follows a whole frame; the rest of the queue's memory is
+    /// given back now, not when the writer gets to it.
+    fn lag_locked(&self, state: &mut State) {
+        if state.closing || state.ended {
+            return;
+        }
+        let started = if state.offset > 0 {
+            state.queue.pop_front()
+        } else {
+            None
+        };
+        state.queue = VecDeque::new();
+        state.queued_bytes = 0;
+        if let Some(started) = started {
+            state.push(started);
+        }
+        self.close_locked(state, CloseCode::Again, LAGGING);
     }
 
     /// Tell the writer to send what is queued, then close the connection with this code.
@@ -361,6 +427,7 @@ impl Outbox {
         state.closing = true;
         state.close = None;
         state.queue = VecDeque::new();
+        state.queued_bytes = 0;
         state.offset = 0;
         if let Some(socket) = &self.shared.socket {
             let _ = socket2::SockRef::from(socket).shutdown(Shutdown::Both);
@@ -407,7 +474,7 @@ impl Outbox {
             return Err(io::ErrorKind::NotConnected.into());
         }
         if let Some(frame) = extra {
-            state.queue.push_back(Queued { frame, ticket: 0 });
+            state.push(Queued { frame, ticket: 0 });
         }
         self.flush_locked(&mut state)
     }
@@ -459,7 +526,7 @@ impl Outbox {
                     break;
                 }
                 left -= front.frame.len();
-                state.queue.pop_front();
+                state.pop();
             }
         }
         // A queue that once backed up gives its memory back.
@@ -467,6 +534,21 @@ impl Outbox {
             state.queue = VecDeque::new();
         }
         Ok(Flushed::Done)
+    }
+}
+
+impl State {
+    /// Queue `queued` behind the rest, counting its bytes.
+    fn push(&mut self, queued: Queued) {
+        self.queued_bytes += queued.frame.len();
+        self.queue.push_back(queued);
+    }
+
+    /// Take the oldest queued frame, uncounting its bytes.
+    fn pop(&mut self) -> Option<Queued> {
+        let queued = self.queue.pop_front()?;
+        self.queued_bytes -= queued.frame.len();
+        Some(queued)
     }
 }
 
@@ -504,7 +586,7 @@ impl Tap {
     /// The oldest queued text frame's payload, if any.
     pub fn try_recv(&mut self) -> Result<Utf8Bytes, Empty> {
         let mut state = self.outbox.state();
-        while let Some(Queued { frame, .. }) = state.queue.pop_front() {
+        while let Some(Queued { frame, .. }) = state.pop() {
             if frame.is_text() {
                 return Utf8Bytes::try_from(frame.payload()).map_err(|_| Empty);
             }
@@ -533,159 +615,5 @@ impl Drop for Tap {
 pub struct Empty;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn full_queue_reports_lagging_and_asks_for_a_close() {
-        let (outbox, mut tap) = Outbox::detached(1);
-        assert_eq!(outbox.offer("a"), Offer::Queued);
-        assert_eq!(outbox.offer("b"), Offer::Lagging);
-        assert_eq!(tap.close_code(), Some(1013));
-        assert_eq!(outbox.offer("c"), Offer::Closed, "nothing after the close");
-        assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from("a")));
-        assert_eq!(tap.try_recv(), Err(Empty));
-        drop(tap);
-        assert_eq!(outbox.offer("d"), Offer::Closed);
-    }
-
-    #[test]
-    fn the_first_close_reason_wins() {
-        let (outbox, tap) = Outbox::detached(4);
-        outbox.close(CloseCode::Size, "frame too large");
-        outbox.close_lagging();
-        assert_eq!(tap.close_code(), Some(1009));
-    }
-
-    /// A connected pair: the server side's outbox and the client side's raw stream.
-    async fn pair(capacity: usize) -> (Outbox, tokio::net::TcpStream) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("address");
-        let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let (accepted, _) = listener.accept().await.expect("accept");
-        (Outbox::new(accepted, capacity, None), client)
-    }
-
-    #[tokio::test]
-    async fn frames_reach_the_socket_in_order_without_a_writer() {
-        use tokio::io::AsyncReadExt;
-        let (outbox, mut client) = pair(4).await;
-        let frames: Vec<Frame> = (0..100).map(|i| Frame::text(&format!("m{i}"))).collect();
-        for frame in &frames {
-            assert_eq!(outbox.offer_frame(frame.clone()), Offer::Queued);
-        }
-        let expected: Vec<u8> = frames.iter().flat_map(|f| f.bytes().to_vec()).collect();
-        let mut got = vec![0u8; expected.len()];
-        client
-            .read_exact(&mut got)
-            .await
-            .expect("all frames arrive");
-        assert_eq!(got, expected);
-    }
-
-    #[test]
-    fn frames_offered_together_queue_together_or_not_at_all() {
-        let (outbox, mut tap) = Outbox::detached(3);
-        assert_eq!(outbox.offer("a"), Offer::Queued);
-        let pair = [Frame::text("b"), Frame::text("c")];
-        assert_eq!(outbox.offer_frames(pair), Offer::Queued);
-        for expected in ["a", "b", "c"] {
-            assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from(expected)));
-        }
-        assert_eq!(outbox.offer("d"), Offer::Queued);
-        let three = [Frame::text("e"), Frame::text("f"), Frame::text("g")];
-        assert_eq!(outbox.offer_frames(three), Offer::Lagging, "1 + 3 > 3");
-        assert_eq!(tap.close_code(), Some(1013));
-        assert_eq!(tap.try_recv(), Ok(Utf8Bytes::from("d")));
-        assert_eq!(tap.try_recv(), Err(Empty), "none of the three was queued");
-    }
-
-    #[tokio::test]
-    async fn frames_offered_together_arrive_in_order() {
-        use tokio::io::AsyncReadExt;
-        let (outbox, mut client) = pair(2).await;
-        // More frames than the queue holds: with nothing queued they are written at once.
-        let frames: [Frame; 3] = ["reply", "snapshot", "more"].map(Frame::text);
-        let expected: Vec<u8> = frames.iter().flat_map(|f| f.bytes().to_vec()).collect();
-        assert_eq!(outbox.offer_frames(frames), Offer::Queued);
-        assert_eq!(outbox.offer("after"), Offer::Queued);
-        let after = Frame::text("after");
-        let mut got = vec![0u8; expected.len() + after.len()];
-        client
-            .read_exact(&mut got)
-            .await
-            .expect("all frames arrive");
-        assert_eq!(&got[..expected.len()], &expected[..]);
-        assert_eq!(&got[expected.len()..], after.bytes());
-    }
-
-    /// A connected pair whose outbox waits for `commits`.
-    async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, tokio::net::TcpStream) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("address");
-        let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let (accepted, _) = listener.accept().await.expect("accept");
-        (Outbox::new(accepted, 8, Some(commits.clone())), client)
-    }
-
-    /// Whatever `client` can read within 50 ms.
-    async fn read_now(client: &mut tokio::net::TcpStream) -> Vec<u8> {
-        use tokio::io::AsyncReadExt;
-        let mut got = Vec::new();
-        let mut buf = [0u8; 256];
-        while let Ok(Ok(n)) =
-            tokio::time::timeout(std::time::Duration::from_millis(50), client.read(&mut buf)).await
-        {
-            if n == 0 {
-                break;
-            }
-            got.extend_from_slice(&buf[..n]);
-        }
-        got
-    }
-
-    #[tokio::test]
-    async fn a_frame_leaves_only_once_its_ticket_is_committed_and_keeps_its_place() {
-        let commits = Arc::new(Commits::default());
-        let (outbox, mut client) = gated_pair(&commits).await;
-        let (change, later, reply) = (
-            Frame::text("change"),
-            Frame::text("later"),
-            Frame::text("pong"),
-        );
-        assert_eq!(outbox.offer_frame_at(change.clone(), 1), Offer::Queued);
-        assert_eq!(outbox.offer_frame_at(later.clone(), 2), Offer::Queued);
-        // Not waiting for anything, but behind frames that wait: it keeps its place.
-        assert_eq!(outbox.offer_frame(reply.clone()), Offer::Queued);
-        assert!(
-            read_now(&mut client).await.is_empty(),
-            "nothing before the commit"
-        );
-        commits.advance(1);
-        assert_eq!(
-            read_now(&mut client).await,
-            change.bytes(),
-            "only what is committed"
-        );
-        commits.advance(2);
-        let rest: Vec<u8> = [later.bytes(), reply.bytes()].concat();
-        assert_eq!(read_now(&mut client).await, rest);
-        // Committed already: straight into the socket.
-        assert_eq!(outbox.offer_frame_at(Frame::text("now"), 2), Offer::Queued);
-        assert_eq!(read_now(&mut client).await, Frame::text("now").bytes());
-    }
-
-    #[tokio::test]
-    async fn end_shuts_the_socket_down() {
-        use tokio::io::AsyncReadExt;
-        let (outbox, mut client) = pair(4).await;
-        outbox.end();
-        let mut buf = [0u8; 8];
-        assert_eq!(client.read(&mut buf).await.expect("clean end"), 0);
-        assert_eq!(outbox.offer("late"), Offer::Closed);
-    }
-}
+#[path = "outbox_tests.rs"]
+mod tests;

@@ -16,7 +16,7 @@ use super::frame::Frame;
 use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::outbox::Outbox;
 use crate::battle::{BattleHandle, Command, Offered};
-use crate::lobby::{CreateRequest, Lobby};
+use crate::lobby::{CreateRequest, Lobby, Page};
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
 /// read buffer between reads (client frames are a few hundred bytes; a longer one is
@@ -236,17 +236,23 @@ impl Router {
                 }
             }
             ClientMsg::Ping { req } => self.reply(ServerMsg::Pong { req }),
-            ClientMsg::List { finished, req } => {
-                if finished {
-                    self.list_finished(req);
-                } else {
-                    self.reply(ServerMsg::Battles {
-                        battles: self.lobby.list(),
-                        finished: None,
-                        req,
-                    });
-                }
-            }
+            ClientMsg::List {
+                finished,
+                limit,
+                cursor,
+                req,
+            } => match self.lobby.list(cursor.as_deref(), limit) {
+                // The finished battles come with the first page only.
+                Ok(page) if finished && cursor.is_none() => self.list_finished(page, req),
+                Ok(page) => self.reply(ServerMsg::Battles {
+                    battles: page.battles,
+                    total: page.total,
+                    next_cursor: page.next_cursor,
+                    finished: None,
+                    req,
+                }),
+                Err((code, message)) => self.reply(ServerMsg::error(code, message, req)),
+            },
             ClientMsg::Replay { battle_id, req } => self.replay(battle_id, req),
             ClientMsg::Create {
                 ruleset,
@@ -419,17 +425,19 @@ impl Router {
         }
     }
 
-    /// `list` with `finished`: the live battles and the recently finished ones. The
-    /// finished ones are read from the store off the runtime's threads; the answer follows
-    /// when they are (answers to later requests may come first: `req` tells them apart).
-    fn list_finished(&self, req: Option<u64>) {
+    /// `list` with `finished`: the first page of live battles and the recently finished
+    /// ones. The finished ones are read from the store off the runtime's threads; the answer
+    /// follows when they are (answers to later requests may come first: `req` tells them
+    /// apart).
+    fn list_finished(&self, page: Page, req: Option<u64>) {
         let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
         tokio::spawn(async move {
-            let battles = lobby.list();
             let read = tokio::task::spawn_blocking(move || lobby.recently_finished()).await;
             let msg = match read {
                 Ok(Ok(finished)) => ServerMsg::Battles {
-                    battles,
+                    battles: page.battles,
+                    total: page.total,
+                    next_cursor: page.next_cursor,
                     finished: Some(finished),
                     req,
                 },
