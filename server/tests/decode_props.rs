@@ -47,7 +47,18 @@ fn client_msg() -> impl Strategy<Value = ClientMsg> {
                 req,
             }
         }),
-        (any::<bool>(), req()).prop_map(|(finished, req)| ClientMsg::List { finished, req }),
+        (
+            any::<bool>(),
+            prop::option::of(any::<u32>()),
+            prop::option::of(".{0,8}"),
+            req()
+        )
+            .prop_map(|(finished, limit, cursor, req)| ClientMsg::List {
+                finished,
+                limit,
+                cursor,
+                req
+            }),
         (
             id(),
             some_json(),
