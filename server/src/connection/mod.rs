@@ -14,6 +14,7 @@ pub mod decode;
 pub mod frame;
 pub mod frame_reader;
 pub mod http_refusal;
+pub mod keepalive;
 pub mod limits;
 pub mod outbox;
 mod reader;
