@@ -41,6 +41,19 @@ pub struct Config {
     pub fsync: bool,
     /// How long finished battles are kept for replays, and how many.
     pub retention: crate::store::Retention,
+    /// Most connections open at once, WebSocket handshakes included; beyond it a connection
+    /// is refused with HTTP 503.
+    pub max_connections: usize,
+    /// Most connections open at once from one address (an IPv6 /64 counts as one); beyond
+    /// it a connection is refused with HTTP 503.
+    pub max_connections_per_ip: usize,
+    /// How long a connection may stay in no battle without a request (`ping` aside) before it
+    /// is closed (zero: never).
+    pub idle_connection: Duration,
+    /// How often the server pings every connection (zero: never).
+    pub ping_interval: Duration,
+    /// How long after a ping a connection from which nothing arrives is closed.
+    pub pong_timeout: Duration,
 }
 
 impl Default for Config {
@@ -60,6 +73,11 @@ impl Default for Config {
             fsync: false,
             retention: crate::store::Retention::default(),
             disconnect_grace: Duration::from_secs(60),
+            max_connections: crate::open_files::default_max_connections(),
+            max_connections_per_ip: 8192,
+            idle_connection: Duration::from_secs(60),
+            ping_interval: Duration::from_secs(15),
+            pong_timeout: Duration::from_secs(25),
         }
     }
 }

@@ -73,6 +73,30 @@ struct Args {
     /// Most finished battles kept for replays; beyond it the oldest go first.
     #[arg(long, env = "BATTLE_MAX_REPLAYS", default_value_t = 10_000)]
     max_replays: usize,
+    /// Most connections open at once (WebSocket handshakes included); beyond it a new one is
+    /// refused with HTTP 503. Default: 50,000, or the open-file limit less 128 when lower
+    /// (the server raises its soft limit to the hard one first).
+    #[arg(long, env = "BATTLE_MAX_CONNECTIONS",
+          default_value_t = battle_server::open_files::default_max_connections(),
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    max_connections: usize,
+    /// Most connections open at once from one address (an IPv6 /64 counts as one address);
+    /// beyond it a new one is refused with HTTP 503.
+    #[arg(long, env = "BATTLE_MAX_CONNECTIONS_PER_IP", default_value_t = 8192,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    max_connections_per_ip: usize,
+    /// Seconds a connection may stay in no battle without sending a request (`ping` aside)
+    /// before it is closed with 1000 (0: never).
+    #[arg(long, env = "BATTLE_IDLE_CONNECTION_SECS", default_value_t = 60)]
+    idle_connection_secs: u64,
+    /// Seconds between the pings the server sends every connection (0: no pings).
+    #[arg(long, env = "BATTLE_PING_INTERVAL_SECS", default_value_t = 15)]
+    ping_interval_secs: u64,
+    /// Seconds after a ping within which something (a pong, a message) must arrive, else
+    /// the connection is closed with 1011.
+    #[arg(long, env = "BATTLE_PONG_TIMEOUT_SECS", default_value_t = 25,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pong_timeout_secs: u64,
 }
 
 impl From<Args> for Config {
@@ -94,6 +118,11 @@ impl From<Args> for Config {
                 keep_for: Duration::from_secs(args.replay_retention_hours.saturating_mul(3600)),
                 most: args.max_replays,
             },
+            max_connections: args.max_connections,
+            max_connections_per_ip: args.max_connections_per_ip,
+            idle_connection: Duration::from_secs(args.idle_connection_secs),
+            ping_interval: Duration::from_secs(args.ping_interval_secs),
+            pong_timeout: Duration::from_secs(args.pong_timeout_secs),
             ..Config::default()
         }
     }
@@ -110,7 +139,15 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
+    // Before the flags are read: the default connection cap follows the limit.
+    let open_files = battle_server::open_files::raise_soft_limit();
     let config = Config::from(Args::parse());
+    tracing::info!(
+        max_connections = config.max_connections,
+        max_connections_per_ip = config.max_connections_per_ip,
+        open_files = open_files.unwrap_or(0),
+        "connection limits"
+    );
     let server = battle_server::start(config.clone())
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;

@@ -1,18 +1,22 @@
 //! Listening for connections and running the server until it is shut down: opening the
 //! store and restoring its battles first, and on the way out draining in order (stop
 //! accepting, let in-flight requests finish, commit the log, close every connection with
-//! 1001 "going away").
+//! 1001 "going away"). The accept loop admits each connection under the connection caps
+//! (or refuses it with a 503 from a task of its own) and rides out accept errors with a
+//! growing delay and one log line per episode.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::net::{TcpListener, TcpSocket};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::connection;
+use crate::connection::accept_backoff::{classify, AcceptBackoff, Failure};
+use crate::connection::limits::{self, Limits};
 use crate::lobby::Lobby;
 use crate::store::Store;
 
@@ -29,6 +33,7 @@ pub struct RunningServer {
     stop: oneshot::Sender<()>,
     task: JoinHandle<()>,
     lobby: Arc<Lobby>,
+    limits: Arc<Limits>,
 }
 
 impl RunningServer {
@@ -46,6 +51,11 @@ impl RunningServer {
     /// The lobby: its battles, its store, its connections.
     pub fn lobby(&self) -> &Arc<Lobby> {
         &self.lobby
+    }
+
+    /// The connection caps, and the connections counted against them.
+    pub fn limits(&self) -> &Arc<Limits> {
+        &self.limits
     }
 
     /// Shut down cleanly: stop accepting, refuse new requests and give those in flight time
@@ -98,6 +108,7 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
     };
     let listener = listen(config.listen)?;
     let addr = listener.local_addr()?;
+    let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
     let lobby = Lobby::new(config, store);
     if !saved.is_empty() {
         let started = Instant::now();
@@ -110,33 +121,91 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
             "battles restored from the store"
         );
     }
-    let (stop, mut stopped) = oneshot::channel();
-    let accepting = lobby.clone();
-    let task = tokio::spawn(async move {
-        let lobby = accepting;
-        loop {
-            tokio::select! {
-                _ = &mut stopped => break,
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => {
-                        tokio::spawn(connection::serve(stream, lobby.clone()));
-                    }
-                    Err(err) => {
-                        // Usually out of file descriptors: back off instead of spinning.
-                        tracing::warn!(%err, "accept failed");
-                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                    }
-                },
-            }
-        }
-    });
+    let (stop, stopped) = oneshot::channel();
+    let task = tokio::spawn(accept_loop(
+        listener,
+        lobby.clone(),
+        limits.clone(),
+        stopped,
+    ));
     tracing::info!(%addr, "listening");
     Ok(RunningServer {
         addr,
         stop,
         task,
         lobby,
+        limits,
     })
+}
+
+/// Accept connections until `stopped`: each is admitted under the caps and served, or
+/// refused. An accept that fails for want of resources (file descriptors, say) waits a
+/// growing delay before the next; the log gets one line as such an episode starts and one
+/// as it ends.
+async fn accept_loop(
+    listener: TcpListener,
+    lobby: Arc<Lobby>,
+    limits: Arc<Limits>,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let mut backoff = AcceptBackoff::default();
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut stopped => return,
+            accepted = listener.accept() => accepted,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                if let Some(recovered) = backoff.succeeded(tokio::time::Instant::now()) {
+                    tracing::info!(
+                        failed = recovered.failed,
+                        ms = recovered.lasted.as_millis() as u64,
+                        "accepting connections works again"
+                    );
+                }
+                admit(stream, peer, &lobby, &limits);
+            }
+            Err(err) => match classify(&err) {
+                Failure::Connection => {
+                    tracing::debug!(%err, "a connection went before it was accepted")
+                }
+                Failure::Resources => {
+                    let (delay, started) = backoff.failed(tokio::time::Instant::now());
+                    if started {
+                        tracing::warn!(
+                            %err,
+                            "accepting connections fails; retrying with a growing delay \
+                             (one line when it works again)"
+                        );
+                    }
+                    tokio::select! {
+                        _ = &mut stopped => return,
+                        () = tokio::time::sleep(delay) => {}
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// Serve `stream` while it holds a place under the caps, or refuse it with a 503 from a task
+/// of its own (or, with too many refusals being written already, close it at once).
+fn admit(stream: TcpStream, peer: SocketAddr, lobby: &Arc<Lobby>, limits: &Arc<Limits>) {
+    match limits.admit(peer.ip()) {
+        Ok(slot) => {
+            let lobby = lobby.clone();
+            tokio::spawn(async move {
+                connection::serve(stream, lobby).await;
+                drop(slot);
+            });
+        }
+        Err(full) => {
+            tracing::debug!(%peer, refused = full.code(), "connection refused");
+            if let Some(permit) = limits.refusal_permit() {
+                tokio::spawn(limits::refuse(stream, full, permit));
+            }
+        }
+    }
 }
 
 /// Wait for Ctrl-C (SIGINT) or, on Unix, SIGTERM: the signals that drain the server.

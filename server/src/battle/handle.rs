@@ -34,6 +34,11 @@ impl BattleHandle {
         self.tx.send(command).await.map_err(|_| BattleGone)
     }
 
+    /// Whether the battle has ended and its actor is gone.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// Queue a command if there is room right now.
     pub fn try_send(&self, command: Command) -> Result<(), BattleGone> {
         self.tx.try_send(command).map_err(|_| BattleGone)

@@ -15,6 +15,8 @@ const TEXT: u8 = 0x81;
 const CLOSE: u8 = 0x88;
 /// Opcode of a pong frame, with the FIN bit.
 const PONG: u8 = 0x8A;
+/// Opcode of a ping frame, with the FIN bit.
+const PING: u8 = 0x89;
 
 /// Room kept in front of a payload for the longest header.
 const HEAD_ROOM: usize = 10;
@@ -112,6 +114,11 @@ impl Frame {
         Frame::copied(PONG, payload)
     }
 
+    /// A ping with `payload` (at most 125 bytes), for the keepalive.
+    pub fn ping(payload: &[u8]) -> Frame {
+        Frame::copied(PING, payload)
+    }
+
     /// The whole frame, as it goes on the wire.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
@@ -198,5 +205,13 @@ mod tests {
         let (header, payload) = parse(Frame::pong(b"abc").bytes());
         assert_eq!(header.opcode, OpCode::Control(Control::Pong));
         assert_eq!(payload, b"abc");
+    }
+
+    #[test]
+    fn a_ping_is_a_final_control_frame() {
+        let (header, payload) = parse(Frame::ping(&[]).bytes());
+        assert_eq!(header.opcode, OpCode::Control(Control::Ping));
+        assert!(header.is_final);
+        assert!(payload.is_empty());
     }
 }

@@ -9,10 +9,13 @@
 //! and leaves only what the socket cannot take at once to the writer. Only this module
 //! knows JSON framing.
 
+pub mod accept_backoff;
 pub mod decode;
 pub mod frame;
 pub mod frame_reader;
 pub mod http_refusal;
+pub mod keepalive;
+pub mod limits;
 pub mod outbox;
 mod reader;
 mod writer;

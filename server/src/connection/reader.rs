@@ -1,5 +1,6 @@
 //! The dumb reader: reads the socket, decodes each frame and routes it to the lobby or to a
-//! battle.
+//! battle. Its one timer pings the client and closes a connection that stopped answering or
+//! stays idle in no battle ([`Keepalive`]); a frame only raises a flag for it.
 
 use std::collections::HashMap;
 use std::io::{self, Read as _};
@@ -9,13 +10,16 @@ use std::sync::Arc;
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
 use tokio::io::Interest;
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::decode::decode;
 use super::frame::Frame;
 use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
+use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
 use super::outbox::Outbox;
 use crate::battle::{BattleHandle, Command, Offered};
+use crate::config::Config;
 use crate::lobby::{CreateRequest, Lobby, Page};
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
@@ -31,6 +35,8 @@ enum End {
     Close,
     /// The client broke the WebSocket protocol or a limit.
     Refused(ReadError),
+    /// The client stopped answering pings, or stayed idle in no battle.
+    Expired(Expiry),
 }
 
 /// What to do after routing what was read.
@@ -48,18 +54,42 @@ enum Step {
 pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
+    let opened = Instant::now();
+    let mut keepalive = Keepalive::new(timeouts(lobby.config()), opened);
     let mut router = Router {
         outbox,
         lobby,
         battles: HashMap::new(),
+        idle_since: Some(opened),
     };
+    let look = tokio::time::sleep_until(keepalive.first_look(opened));
+    let mut look = std::pin::pin!(look);
+    // Whether anything arrived since the keepalive's last look.
+    let mut heard = false;
     let end = loop {
         let Some(socket) = conn.socket() else {
             break End::Gone;
         };
-        if socket.readable().await.is_err() {
-            break End::Gone;
+        tokio::select! {
+            biased;
+            ready = socket.readable() => if ready.is_err() {
+                break End::Gone;
+            },
+            () = &mut look => {
+                let now = Instant::now();
+                router.forget_ended_battles(now);
+                match keepalive.look(now, std::mem::take(&mut heard), router.idle_since) {
+                    Look::Wait(next) => look.as_mut().reset(next),
+                    Look::Ping(next) => {
+                        conn.offer_frame(Frame::ping(&[]));
+                        look.as_mut().reset(next);
+                    }
+                    Look::Close(expiry) => break End::Expired(expiry),
+                }
+                continue;
+            }
         }
+        heard = true;
         let mut step = read_and_route(socket, &mut frames, &mut router);
         while let Step::Blocked(blocked) = step {
             // Wait for room (back-pressure on this client only), finish routing, then route
@@ -90,6 +120,10 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
             tracing::debug!(conn = conn.id().0, %err, "frame refused");
             conn.close(err.close_code(), &err.to_string());
         }
+        End::Expired(expiry) => {
+            tracing::debug!(conn = conn.id().0, %expiry, "connection closed");
+            conn.close(expiry.close_code(), &expiry.to_string());
+        }
     }
     for handle in router.battles.values() {
         // A full battle queue must not keep a dead connection's reader alive; the battle
@@ -97,6 +131,15 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
         let _ = handle.try_send(Command::Disconnected {
             from: router.outbox.clone(),
         });
+    }
+}
+
+/// The keepalive's timeouts from the server's settings.
+fn timeouts(config: &Config) -> Timeouts {
+    Timeouts {
+        ping_interval: config.ping_interval,
+        pong_timeout: config.pong_timeout,
+        idle: config.idle_connection,
     }
 }
 
@@ -190,6 +233,9 @@ struct Router {
     lobby: Arc<Lobby>,
     /// Battles this connection joined or watches.
     battles: HashMap<String, BattleHandle>,
+    /// While in no battle: since when (the connection opened, left its last battle, or
+    /// made its last request other than `ping`). `None` while in a battle.
+    idle_since: Option<Instant>,
 }
 
 impl Router {
@@ -209,6 +255,10 @@ impl Router {
                 return None;
             }
         };
+        if self.battles.is_empty() && !matches!(msg, ClientMsg::Ping { .. }) {
+            // A request (a `ping` aside) keeps a connection in no battle from idling out.
+            self.idle_since = Some(Instant::now());
+        }
         let from = self.outbox.clone();
         if self.lobby.is_draining() {
             self.reply(ServerMsg::error(
@@ -406,6 +456,7 @@ impl Router {
                 true,
             ) => {
                 self.battles.insert(battle_id, handle);
+                self.idle_since = None;
             }
             (
                 Then::Within {
@@ -414,14 +465,34 @@ impl Router {
                 true,
             ) => {
                 if leaving {
-                    self.battles.remove(&battle_id);
+                    self.forget(&battle_id);
                 }
             }
             (Then::Entered { battle_id, req, .. }, false) => self.no_such_battle(&battle_id, req),
             (Then::Within { battle_id, req, .. }, false) => {
-                self.battles.remove(&battle_id);
+                self.forget(&battle_id);
                 self.no_such_battle(&battle_id, req);
             }
+        }
+    }
+
+    /// Forget a battle this connection left (or that went away); in no battle any more, it
+    /// starts to idle.
+    fn forget(&mut self, battle_id: &str) {
+        if self.battles.remove(battle_id).is_some() && self.battles.is_empty() {
+            self.idle_since = Some(Instant::now());
+        }
+    }
+
+    /// Forget the battles that ended and went away (their actors are gone) since the last
+    /// look; in no battle any more, the connection starts to idle at `now`.
+    fn forget_ended_battles(&mut self, now: Instant) {
+        if self.battles.is_empty() {
+            return;
+        }
+        self.battles.retain(|_, handle| !handle.is_closed());
+        if self.battles.is_empty() {
+            self.idle_since = Some(now);
         }
     }
 
