@@ -727,6 +727,7 @@ impl BattleActor {
             message: message.to_string(),
             battle_id: Some(self.id.clone()),
             req,
+            retry_after_ms: None,
         };
         to.offer_msg_at(&error, self.ticket);
     }

@@ -352,6 +352,7 @@ impl Router {
                     message: "join, rejoin or spectate this battle first".into(),
                     battle_id: Some(battle_id),
                     req,
+                    retry_after_ms: None,
                 });
                 return None;
             }
@@ -457,6 +458,7 @@ impl Router {
                     message,
                     battle_id: Some(battle_id),
                     req,
+                    retry_after_ms: None,
                 },
                 Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
             };
@@ -470,6 +472,7 @@ impl Router {
             message: format!("no battle {battle_id:?} (it may have ended and expired)"),
             battle_id: Some(battle_id.to_string()),
             req,
+            retry_after_ms: None,
         });
     }
 }
