@@ -8,6 +8,7 @@ pub mod battle;
 pub mod config;
 pub mod connection;
 pub mod lobby;
+pub mod quota;
 pub mod replay;
 pub mod server;
 pub mod store;

@@ -14,6 +14,7 @@ pub mod frame;
 pub mod frame_reader;
 pub mod http_refusal;
 pub mod outbox;
+pub mod rate;
 mod reader;
 mod writer;
 
@@ -84,7 +85,7 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     tracing::debug!(?peer, conn = outbox.id().0, "connection open");
     lobby.connected(&outbox);
     let writer = tokio::spawn(writer::run(outbox.clone()));
-    reader::run(outbox.clone(), lobby.clone()).await;
+    reader::run(outbox.clone(), lobby.clone(), peer.map(|peer| peer.ip())).await;
     // Counted as open until its writer has sent what it owed (a draining server waits).
     let _ = writer.await;
     lobby.disconnected(outbox.id());
