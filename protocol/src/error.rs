@@ -52,13 +52,16 @@ pub enum ErrorCode {
     NotFinished,
     /// The server is at a configured limit (battles, queue); try again later.
     ServerBusy,
+    /// The connection sent more requests than its rate allows; nothing was done. The error
+    /// carries `retry_after_ms`, the time to wait before the request would be accepted.
+    RateLimited,
     /// Something went wrong inside the server; the request had no effect.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -81,6 +84,7 @@ impl ErrorCode {
         ErrorCode::SpectatorsCannotAct,
         ErrorCode::NotFinished,
         ErrorCode::ServerBusy,
+        ErrorCode::RateLimited,
         ErrorCode::Internal,
     ];
 
@@ -109,6 +113,7 @@ impl ErrorCode {
             ErrorCode::SpectatorsCannotAct => "spectators_cannot_act",
             ErrorCode::NotFinished => "not_finished",
             ErrorCode::ServerBusy => "server_busy",
+            ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",
         }
     }

@@ -101,6 +101,9 @@ pub enum ServerMsg {
         battle_id: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
+        /// With `rate_limited`: milliseconds to wait before the request would be accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
 }
 
@@ -112,6 +115,23 @@ impl ServerMsg {
             message: message.into(),
             battle_id: None,
             req,
+            retry_after_ms: None,
+        }
+    }
+
+    /// A `rate_limited` error: nothing was done; the request would be accepted after
+    /// `retry_after_ms` milliseconds.
+    pub fn rate_limited(
+        message: impl Into<String>,
+        retry_after_ms: u64,
+        req: Option<Req>,
+    ) -> ServerMsg {
+        ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            message: message.into(),
+            battle_id: None,
+            req,
+            retry_after_ms: Some(retry_after_ms),
         }
     }
 
@@ -184,5 +204,25 @@ mod tests {
             v,
             json!({"type": "error", "code": "not_your_turn", "message": "wait"})
         );
+    }
+
+    #[test]
+    fn rate_limited_carries_the_time_to_wait() {
+        let text = ServerMsg::rate_limited("slow down", 250, Some(7)).to_text();
+        let v: Value = serde_json::from_str(&text).expect("valid json");
+        assert_eq!(
+            v,
+            json!({"type": "error", "code": "rate_limited", "message": "slow down",
+                   "req": 7, "retry_after_ms": 250})
+        );
+        let back: ServerMsg = serde_json::from_str(&text).expect("round trip");
+        assert!(matches!(
+            back,
+            ServerMsg::Error {
+                code: ErrorCode::RateLimited,
+                retry_after_ms: Some(250),
+                ..
+            }
+        ));
     }
 }

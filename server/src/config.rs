@@ -54,6 +54,42 @@ pub struct Config {
     pub ping_interval: Duration,
     /// How long after a ping a connection from which nothing arrives is closed.
     pub pong_timeout: Duration,
+    /// Battles one connection may have created that are not yet under way (0: no limit).
+    pub max_open_battles_per_connection: usize,
+    /// Battles one client address may have created that are not yet under way (0: no limit).
+    pub max_open_battles_per_ip: usize,
+    /// How long a battle nobody ever joined or watched lives (at most the idle TTL).
+    pub unjoined_ttl: Duration,
+    /// Every message one connection sends (text, binary and ping frames).
+    pub message_rate: Rate,
+    /// One connection's lobby reads: `hello`, `list`, `replay`.
+    pub list_rate: Rate,
+    /// One connection's `create`s.
+    pub create_rate: Rate,
+    /// The `create`s of all connections from one address together.
+    pub ip_create_rate: Rate,
+    /// Rate refusals within ten seconds after which a connection is closed with 1008.
+    pub flood_refusals: u32,
+}
+
+/// A token bucket's size: `per_sec` tokens a second, at most `burst` saved up; a `per_sec`
+/// of 0 means no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rate {
+    /// Tokens added a second (0: no limit).
+    pub per_sec: u32,
+    /// Most tokens saved up: how many requests may come at once.
+    pub burst: u32,
+}
+
+impl Rate {
+    /// `per_sec` a second, `burst` at once.
+    pub const fn new(per_sec: u32, burst: u32) -> Rate {
+        Rate { per_sec, burst }
+    }
+
+    /// No limit.
+    pub const UNLIMITED: Rate = Rate::new(0, 0);
 }
 
 impl Default for Config {
@@ -78,6 +114,14 @@ impl Default for Config {
             idle_connection: Duration::from_secs(60),
             ping_interval: Duration::from_secs(15),
             pong_timeout: Duration::from_secs(25),
+            max_open_battles_per_connection: 64,
+            max_open_battles_per_ip: 256,
+            unjoined_ttl: Duration::from_secs(60),
+            message_rate: Rate::new(20_000, 20_000),
+            list_rate: Rate::new(20, 40),
+            create_rate: Rate::new(1_000, 1_000),
+            ip_create_rate: Rate::new(1_000, 2_000),
+            flood_refusals: 100,
         }
     }
 }

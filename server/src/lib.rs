@@ -9,6 +9,7 @@ pub mod config;
 pub mod connection;
 pub mod lobby;
 pub mod open_files;
+pub mod quota;
 pub mod replay;
 pub mod server;
 pub mod store;

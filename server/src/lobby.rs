@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
+use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
 #[path = "lobby_index.rs"]
@@ -79,12 +80,15 @@ pub struct Lobby {
     connections: DashMap<ConnId, Outbox>,
     /// The server is shutting down: new requests are refused.
     draining: AtomicBool,
+    /// How many open battles each connection and address may have created.
+    quotas: Quotas,
 }
 
 impl Lobby {
     /// An empty lobby keeping its battles in `store`.
     pub fn new(config: Config, store: Store) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
+        let quotas = Quotas::new(&config);
         Arc::new(Lobby {
             battles: DashMap::new(),
             config,
@@ -93,6 +97,7 @@ impl Lobby {
             store,
             connections: DashMap::new(),
             draining: AtomicBool::new(false),
+            quotas,
         })
     }
 
@@ -175,9 +180,19 @@ impl Lobby {
         &self.rulesets
     }
 
-    /// Create a battle and start its actor; returns the new battle's id and the ticket its
-    /// creation is committed with (the reply waits for it).
-    pub fn create(self: &Arc<Self>, request: CreateRequest) -> Result<(String, Ticket), Refusal> {
+    /// The open-battle quotas per connection and per address.
+    pub fn quotas(&self) -> &Quotas {
+        &self.quotas
+    }
+
+    /// Create a battle for `creator` and start its actor; returns the new battle's id and the
+    /// ticket its creation is committed with (the reply waits for it). The battle counts
+    /// against the creator's open-battle quotas until it is under way (`crate::quota`).
+    pub fn create(
+        self: &Arc<Self>,
+        request: CreateRequest,
+        creator: &Creator,
+    ) -> Result<(String, Ticket), Refusal> {
         let entry = self.config.ruleset(&request.ruleset).ok_or_else(|| {
             let known: Vec<&str> = self.config.rulesets.iter().map(|e| e.id).collect();
             (
@@ -198,6 +213,7 @@ impl Lobby {
                 ),
             ));
         }
+        let claim = self.quotas.claim(creator)?;
         let timer =
             timer_of(entry, request.timer.as_ref()).map_err(|why| (ErrorCode::BadOptions, why))?;
         let spectator_delay_ms = request.spectator_delay_ms.unwrap_or(0);
@@ -269,7 +285,8 @@ impl Lobby {
             timer,
             spectator_delay: std::time::Duration::from_millis(spectator_delay_ms),
         };
-        let (actor, handle, summary) = battle::prepare(setup, self.clone());
+        let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
+        actor.hold_claim(claim);
         self.register(battle_id.clone(), actor, handle, summary, request.private);
         tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
         Ok((battle_id, ticket))

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use battle_server::config::Rate;
 use battle_server::Config;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -97,6 +98,50 @@ struct Args {
     #[arg(long, env = "BATTLE_PONG_TIMEOUT_SECS", default_value_t = 25,
           value_parser = clap::value_parser!(u64).range(1..))]
     pong_timeout_secs: u64,
+    /// Battles one connection may have created that are not yet under way (started, with a
+    /// person in them); beyond it `create` gets server_busy (0: no limit).
+    #[arg(
+        long,
+        env = "BATTLE_MAX_OPEN_BATTLES_PER_CONNECTION",
+        default_value_t = 64
+    )]
+    max_open_battles_per_connection: usize,
+    /// Battles all connections from one client address may have created that are not yet
+    /// under way; beyond it `create` gets server_busy (0: no limit).
+    #[arg(long, env = "BATTLE_MAX_OPEN_BATTLES_PER_IP", default_value_t = 256)]
+    max_open_battles_per_ip: usize,
+    /// Seconds a battle that nobody ever joined or watched lives (at most the idle TTL).
+    #[arg(long, env = "BATTLE_UNJOINED_TTL_SECS", default_value_t = 60)]
+    unjoined_ttl_secs: u64,
+    /// Messages (text, binary and ping frames) one connection may send a second, on average
+    /// (0: no limit); beyond it they are refused with rate_limited.
+    #[arg(long, env = "BATTLE_RATE_PER_SEC", default_value_t = 20_000)]
+    rate_per_sec: u32,
+    /// Messages one connection may send at once, above its rate.
+    #[arg(long, env = "BATTLE_RATE_BURST", default_value_t = 20_000)]
+    rate_burst: u32,
+    /// Lobby reads (hello, list, replay) one connection may send a second (0: no limit).
+    #[arg(long, env = "BATTLE_LIST_RATE_PER_SEC", default_value_t = 20)]
+    list_rate_per_sec: u32,
+    /// Lobby reads one connection may send at once.
+    #[arg(long, env = "BATTLE_LIST_RATE_BURST", default_value_t = 40)]
+    list_rate_burst: u32,
+    /// Creates one connection may send a second (0: no limit).
+    #[arg(long, env = "BATTLE_CREATE_RATE_PER_SEC", default_value_t = 1_000)]
+    create_rate_per_sec: u32,
+    /// Creates one connection may send at once.
+    #[arg(long, env = "BATTLE_CREATE_RATE_BURST", default_value_t = 1_000)]
+    create_rate_burst: u32,
+    /// Creates all connections from one client address may send a second (0: no limit).
+    #[arg(long, env = "BATTLE_IP_CREATE_RATE_PER_SEC", default_value_t = 1_000)]
+    ip_create_rate_per_sec: u32,
+    /// Creates all connections from one client address may send at once.
+    #[arg(long, env = "BATTLE_IP_CREATE_RATE_BURST", default_value_t = 2_000)]
+    ip_create_rate_burst: u32,
+    /// Rate refusals within 10 seconds after which a connection is closed with 1008 (policy
+    /// violation) (0: never closed for it).
+    #[arg(long, env = "BATTLE_FLOOD_REFUSALS", default_value_t = 100)]
+    flood_refusals: u32,
 }
 
 impl From<Args> for Config {
@@ -123,6 +168,14 @@ impl From<Args> for Config {
             idle_connection: Duration::from_secs(args.idle_connection_secs),
             ping_interval: Duration::from_secs(args.ping_interval_secs),
             pong_timeout: Duration::from_secs(args.pong_timeout_secs),
+            max_open_battles_per_connection: args.max_open_battles_per_connection,
+            max_open_battles_per_ip: args.max_open_battles_per_ip,
+            unjoined_ttl: Duration::from_secs(args.unjoined_ttl_secs),
+            message_rate: Rate::new(args.rate_per_sec, args.rate_burst),
+            list_rate: Rate::new(args.list_rate_per_sec, args.list_rate_burst),
+            create_rate: Rate::new(args.create_rate_per_sec, args.create_rate_burst),
+            ip_create_rate: Rate::new(args.ip_create_rate_per_sec, args.ip_create_rate_burst),
+            flood_refusals: args.flood_refusals,
             ..Config::default()
         }
     }

@@ -28,7 +28,7 @@ use super::target::Target;
 use super::LoadConfig;
 use crate::ClientError;
 
-/// Pause before retrying a `create` the server refused as busy.
+/// Pause before retrying a `create` the server refused as busy (or over its rate).
 const BUSY_BACKOFF: Duration = Duration::from_millis(200);
 
 /// What every slot shares.
@@ -349,10 +349,13 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                 ..
             }) if kind == "created" => return Ok(battle_id),
             Ok(Reply {
-                code: Some(ErrorCode::ServerBusy),
+                code: Some(code @ (ErrorCode::ServerBusy | ErrorCode::RateLimited)),
                 ..
             }) => {
-                shared.stats.error("server:server_busy");
+                shared.stats.error(match code {
+                    ErrorCode::RateLimited => "server:rate_limited",
+                    _ => "server:server_busy",
+                });
                 tokio::time::sleep_until((Instant::now() + BUSY_BACKOFF).min(shared.deadline))
                     .await;
                 if Instant::now() >= shared.deadline {

@@ -38,6 +38,7 @@ use super::handle::BattleHandle;
 use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
+use crate::quota::Claim;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
 /// Everything a new battle starts from.
@@ -104,6 +105,8 @@ pub struct BattleActor {
     /// The spectators' views held back for the battle's spectator delay (`None`: no delay,
     /// spectators get every change at once like the players).
     pub(super) spectator_delay: Option<SpectatorDelay>,
+    /// Counts the battle against its creator's open-battle quotas until it is under way.
+    claim: Option<Claim>,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -147,7 +150,9 @@ pub(super) fn build(
         seeded: setup.seeded,
         private: setup.private,
         rx,
-        expire_at: Some(Instant::now() + lobby.config().idle_ttl),
+        // A battle nobody has joined yet goes away after the unjoined TTL (a restored one
+        // gets the idle TTL in `resume`).
+        expire_at: Some(Instant::now() + lobby.config().unjoined_ttl.min(lobby.config().idle_ttl)),
         clocks: Clocks::new(seat_count, setup.timer),
         spectator_delay: SpectatorDelay::new(setup.spectator_delay),
         lobby,
@@ -163,6 +168,7 @@ pub(super) fn build(
             seeded: setup.seeded,
         },
         summary_dirty: false,
+        claim: None,
     };
     actor.shown_seats = actor.seats.infos();
     actor
@@ -727,6 +733,7 @@ impl BattleActor {
             message: message.to_string(),
             battle_id: Some(self.id.clone()),
             req,
+            retry_after_ms: None,
         };
         to.offer_msg_at(&error, self.ticket);
     }
@@ -754,12 +761,20 @@ impl BattleActor {
         }
     }
 
+    /// Count the battle against its creator's open-battle quotas until it is under way.
+    pub(crate) fn hold_claim(&mut self, claim: Claim) {
+        self.claim = Some(claim);
+    }
+
     /// Publish the summary to the lobby when it changed.
     fn sync_summary(&mut self) {
         if !std::mem::take(&mut self.summary_dirty) {
             return;
         }
         let summary = self.build_summary();
+        if self.claim.is_some() && crate::quota::under_way(&summary) {
+            self.claim = None;
+        }
         if summary != self.summary {
             self.lobby.set_summary(&self.id, summary.clone());
             self.summary = summary;

@@ -17,6 +17,7 @@ pub mod http_refusal;
 pub mod keepalive;
 pub mod limits;
 pub mod outbox;
+pub mod rate;
 mod reader;
 mod writer;
 
@@ -88,7 +89,7 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     tracing::debug!(?peer, conn = outbox.id().0, "connection open");
     lobby.connected(&outbox);
     let writer = tokio::spawn(writer::run(outbox.clone()));
-    reader::run(outbox.clone(), lobby.clone()).await;
+    reader::run(outbox.clone(), lobby.clone(), peer.map(|peer| peer.ip())).await;
     // Counted as open until its writer has sent what it owed (a draining server waits).
     let _ = writer.await;
     lobby.disconnected(outbox.id());

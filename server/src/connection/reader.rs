@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read as _};
+use std::net::IpAddr;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use std::time::Duration;
 
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
 use tokio::io::Interest;
@@ -18,9 +20,11 @@ use super::frame::Frame;
 use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
 use super::outbox::Outbox;
+use super::rate::{retry_after_ms, Limits};
 use crate::battle::{BattleHandle, Command, Offered};
-use crate::config::Config;
+use crate::config::{Config, Rate};
 use crate::lobby::{CreateRequest, Lobby, Page};
+use crate::quota::Creator;
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
 /// read buffer between reads (client frames are a few hundred bytes; a longer one is
@@ -37,6 +41,8 @@ enum End {
     Refused(ReadError),
     /// The client stopped answering pings, or stayed idle in no battle.
     Expired(Expiry),
+    /// The client kept sending past its rate limits: close with 1008 (policy violation).
+    Flooding,
 }
 
 /// What to do after routing what was read.
@@ -50,17 +56,21 @@ enum Step {
 }
 
 /// Read frames until the client leaves or the connection is shut down; then tell every battle
-/// this connection was part of that it is gone.
-pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
+/// this connection was part of that it is gone. `peer` is the client's address, which its
+/// open-battle quota and create rate are shared with.
+pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
     let opened = Instant::now();
     let mut keepalive = Keepalive::new(timeouts(lobby.config()), opened);
     let mut router = Router {
         outbox,
+        limits: Limits::new(lobby.config()),
+        creator: lobby.quotas().creator(peer),
         lobby,
         battles: HashMap::new(),
         idle_since: Some(opened),
+        flooding: false,
     };
     let look = tokio::time::sleep_until(keepalive.first_look(opened));
     let mut look = std::pin::pin!(look);
@@ -124,6 +134,10 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>) {
             tracing::debug!(conn = conn.id().0, %expiry, "connection closed");
             conn.close(expiry.close_code(), &expiry.to_string());
         }
+        End::Flooding => {
+            tracing::debug!(conn = conn.id().0, ?peer, "closed for flooding");
+            conn.close(CloseCode::Policy, "too many requests over the rate limits");
+        }
     }
     for handle in router.battles.values() {
         // A full battle queue must not keep a dead connection's reader alive; the battle
@@ -185,18 +199,34 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
                     return ControlFlow::Break(());
                 }
             }
-            Inbound::Binary => router.reply(ServerMsg::error(
-                ErrorCode::UnsupportedFrame,
-                "binary frames are not part of the protocol; send JSON text frames",
-                None,
-            )),
+            Inbound::Binary => {
+                let taken = router.limits.messages.take();
+                if router.admitted(taken, None) {
+                    router.reply(ServerMsg::error(
+                        ErrorCode::UnsupportedFrame,
+                        "binary frames are not part of the protocol; send JSON text frames",
+                        None,
+                    ));
+                }
+            }
             Inbound::Ping(payload) => {
-                router.outbox.offer_frame(Frame::pong(payload));
+                // A ping over the rate is not answered (and counts as a refusal).
+                if router.limits.messages.take().is_ok() {
+                    router.outbox.offer_frame(Frame::pong(payload));
+                } else {
+                    router.flooding |= router.limits.refused();
+                }
             }
             Inbound::Close => {}
         }
+        if router.flooding {
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     });
+    if router.flooding {
+        return Step::End(End::Flooding);
+    }
     match (fed, blocked) {
         (Ok(Fed::Paused), Some(blocked)) => Step::Blocked(blocked),
         (Ok(Fed::Done | Fed::Paused), _) => Step::More,
@@ -236,6 +266,12 @@ struct Router {
     /// While in no battle: since when (the connection opened, left its last battle, or
     /// made its last request other than `ping`). `None` while in a battle.
     idle_since: Option<Instant>,
+    /// This connection's token buckets.
+    limits: Limits,
+    /// This connection's open battles and its address.
+    creator: Creator,
+    /// Refused too often: the connection is to be closed with 1008.
+    flooding: bool,
 }
 
 impl Router {
@@ -243,21 +279,89 @@ impl Router {
         self.outbox.offer_msg(&msg);
     }
 
+    /// Whether a message got its token (`taken`, from the message bucket); without one,
+    /// answer `rate_limited` for `msg`: nothing else is done.
+    fn admitted(&mut self, taken: Result<(), Duration>, msg: Option<&ClientMsg>) -> bool {
+        match taken {
+            Ok(()) => true,
+            Err(wait) => {
+                let rate = self.limits.messages.rate();
+                self.rate_limited("messages", rate, wait, msg);
+                false
+            }
+        }
+    }
+
+    /// Check the bucket of an expensive request (lobby reads, creates); without a token,
+    /// answer `rate_limited` and return false.
+    fn admit_request(&mut self, msg: &ClientMsg) -> bool {
+        let (what, taken, rate) = match msg {
+            ClientMsg::Hello { .. } | ClientMsg::List { .. } | ClientMsg::Replay { .. } => (
+                "lobby requests (hello, list, replay)",
+                self.limits.lobby.take(),
+                self.limits.lobby.rate(),
+            ),
+            ClientMsg::Create { .. } => match self.limits.creates.take() {
+                Ok(()) => (
+                    "creates from your address",
+                    self.creator.take_create(),
+                    self.creator.create_rate(),
+                ),
+                Err(wait) => ("creates", Err(wait), self.limits.creates.rate()),
+            },
+            _ => return true,
+        };
+        match taken {
+            Ok(()) => true,
+            Err(wait) => {
+                self.rate_limited(what, rate, wait, Some(msg));
+                false
+            }
+        }
+    }
+
+    /// Refuse `msg` (if it could be read) over `rate` with `rate_limited` and the time to
+    /// wait, echoing its `req` and battle; a connection refused too often is flooding.
+    fn rate_limited(&mut self, what: &str, rate: Rate, wait: Duration, msg: Option<&ClientMsg>) {
+        let retry = retry_after_ms(wait);
+        let mut refusal = ServerMsg::rate_limited(
+            format!(
+                "too many {what}: at most {} a second ({} at once); retry in {retry} ms",
+                rate.per_sec, rate.burst
+            ),
+            retry,
+            msg.and_then(ClientMsg::req),
+        );
+        if let ServerMsg::Error { battle_id, .. } = &mut refusal {
+            *battle_id = msg.and_then(battle_of).map(str::to_string);
+        }
+        self.reply(refusal);
+        self.flooding |= self.limits.refused();
+    }
+
     /// Answer or forward one frame. Commands go to battles with `try_send`; `Some` when a
     /// battle's queue is full, for the caller to wait on and then report to
     /// [`Router::delivered`]. (Keeping the wait out of here keeps each connection's task
     /// small: a waiting send's state is large and almost never needed.)
     fn route(&mut self, text: &str) -> Option<Blocked> {
+        // The token is taken first; the message is read even without one, for the refusal
+        // to echo its `req`.
+        let taken = self.limits.messages.take();
         let msg = match decode(text) {
             Ok(msg) => msg,
             Err(error) => {
-                self.reply(error);
+                if self.admitted(taken, None) {
+                    self.reply(error);
+                }
                 return None;
             }
         };
         if self.battles.is_empty() && !matches!(msg, ClientMsg::Ping { .. }) {
             // A request (a `ping` aside) keeps a connection in no battle from idling out.
             self.idle_since = Some(Instant::now());
+        }
+        if !self.admitted(taken, Some(&msg)) || !self.admit_request(&msg) {
+            return None;
         }
         let from = self.outbox.clone();
         if self.lobby.is_draining() {
@@ -327,7 +431,7 @@ impl Router {
                     seed,
                     timer,
                 };
-                match self.lobby.create(request) {
+                match self.lobby.create(request, &self.creator) {
                     Ok((battle_id, ticket)) => {
                         // Sent once the battle is committed: a crash cannot lose a battle
                         // its creator was told about.
@@ -408,6 +512,7 @@ impl Router {
                     message: "join, rejoin or spectate this battle first".into(),
                     battle_id: Some(battle_id),
                     req,
+                    retry_after_ms: None,
                 });
                 return None;
             }
@@ -536,6 +641,7 @@ impl Router {
                     message,
                     battle_id: Some(battle_id),
                     req,
+                    retry_after_ms: None,
                 },
                 Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
             };
@@ -549,6 +655,25 @@ impl Router {
             message: format!("no battle {battle_id:?} (it may have ended and expired)"),
             battle_id: Some(battle_id.to_string()),
             req,
+            retry_after_ms: None,
         });
+    }
+}
+
+/// The battle a message names, if it names one.
+fn battle_of(msg: &ClientMsg) -> Option<&str> {
+    match msg {
+        ClientMsg::Join { battle_id, .. }
+        | ClientMsg::Rejoin { battle_id, .. }
+        | ClientMsg::Spectate { battle_id, .. }
+        | ClientMsg::Act { battle_id, .. }
+        | ClientMsg::Resync { battle_id, .. }
+        | ClientMsg::Resign { battle_id, .. }
+        | ClientMsg::Leave { battle_id, .. }
+        | ClientMsg::Replay { battle_id, .. } => Some(battle_id),
+        ClientMsg::Hello { .. }
+        | ClientMsg::List { .. }
+        | ClientMsg::Create { .. }
+        | ClientMsg::Ping { .. } => None,
     }
 }
