@@ -142,7 +142,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
                     return ControlFlow::Break(());
                 }
             }
-            Inbound::Binary => router.reply(ServerMsg::error(
+            Inbound::Binary(_) => router.reply(ServerMsg::error(
                 ErrorCode::UnsupportedFrame,
                 "binary frames are not part of the protocol; send JSON text frames",
                 None,
@@ -150,7 +150,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
             Inbound::Ping(payload) => {
                 router.outbox.offer_frame(Frame::pong(payload));
             }
-            Inbound::Close => {}
+            Inbound::Close(_) => {}
         }
         ControlFlow::Continue(())
     });
