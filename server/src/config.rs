@@ -38,6 +38,9 @@ pub struct Config {
     pub fsync: bool,
     /// How long finished battles are kept for replays, and how many.
     pub retention: crate::store::Retention,
+    /// How long a new connection has to complete its WebSocket opening handshake before it
+    /// is answered `408` and closed (silent, half-open and trickling sockets included).
+    pub handshake_timeout: Duration,
 }
 
 impl Default for Config {
@@ -56,6 +59,7 @@ impl Default for Config {
             fsync: false,
             retention: crate::store::Retention::default(),
             disconnect_grace: Duration::from_secs(60),
+            handshake_timeout: Duration::from_secs(5),
         }
     }
 }

@@ -69,6 +69,11 @@ struct Args {
     /// Most finished battles kept for replays; beyond it the oldest go first.
     #[arg(long, env = "BATTLE_MAX_REPLAYS", default_value_t = 10_000)]
     max_replays: usize,
+    /// Seconds a new connection has to complete its WebSocket opening handshake; then it is
+    /// answered 408 and closed (silent, half-open and trickling sockets included).
+    #[arg(long, env = "BATTLE_HANDSHAKE_TIMEOUT_SECS", default_value_t = 5,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    handshake_timeout_secs: u64,
 }
 
 impl From<Args> for Config {
@@ -89,6 +94,7 @@ impl From<Args> for Config {
                 keep_for: Duration::from_secs(args.replay_retention_hours.saturating_mul(3600)),
                 most: args.max_replays,
             },
+            handshake_timeout: Duration::from_secs(args.handshake_timeout_secs),
             ..Config::default()
         }
     }
