@@ -1,8 +1,9 @@
 //! `FrameReader`: turns the bytes a client sends into WebSocket messages (RFC 6455 §5).
 //!
-//! Frames are parsed and unmasked in place in the buffer the socket was read into, so a
-//! whole text message in one read is handed on without a copy. Only an incomplete frame at
-//! the end of a read is carried over, and only a message split into several frames is
+//! Headers are read by tungstenite's own parser ([`FrameHeader::parse`]); the checks on them
+//! are this reader's. Frames are unmasked in place in the buffer the socket was read into,
+//! so a whole text message in one read is handed on without a copy. Only an incomplete frame
+//! at the end of a read is carried over, and only a message split into several frames is
 //! gathered; neither keeps memory once it is done with. No extension is negotiated, so any
 //! reserved bit is an error, as are unmasked client frames, unknown opcodes and fragmented
 //! or oversized control frames.
@@ -12,10 +13,12 @@
 //! most significant bit clear; a fragmented text message fails as soon as its bytes cannot
 //! be UTF-8 any more, not only at its last fragment.
 
+use std::io::Cursor;
 use std::ops::ControlFlow;
 
 use thiserror::Error;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::frame::FrameHeader;
 
 /// Carried-over bytes above this are given back once the frame they held is done.
 const KEEP_CARRY_BYTES: usize = 4096;
@@ -261,38 +264,29 @@ impl FrameReader {
 
     /// The header at the start of `buf`, `None` if it is not all there yet.
     fn header(&self, buf: &[u8]) -> Result<Option<Header>, ReadError> {
-        let [first, second, ..] = *buf else {
-            return Ok(None);
+        let mut cursor = Cursor::new(buf);
+        let (head, payload) = match FrameHeader::parse(&mut cursor) {
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => return Ok(None),
+            // Reading from a slice cannot fail and a short one is `None`: the one error left
+            // is a reserved opcode.
+            Err(_) => return Err(ReadError::Protocol("an unknown opcode")),
         };
-        if first & 0x70 != 0 {
+        if head.rsv1 || head.rsv2 || head.rsv3 {
             return Err(ReadError::Protocol(
                 "reserved bits set (no extension was agreed)",
             ));
         }
-        if second & 0x80 == 0 {
+        let Some(mask) = head.mask else {
             return Err(ReadError::Protocol("client frames must be masked"));
-        }
-        let fin = first & 0x80 != 0;
-        let opcode = first & 0x0F;
-        let (payload, mut len) = match second & 0x7F {
-            126 => match buf.get(2..4) {
-                Some(b) => (u64::from(u16::from_be_bytes([b[0], b[1]])), 4),
-                None => return Ok(None),
-            },
-            127 => match buf.get(2..10) {
-                Some(b) => {
-                    let bytes: [u8; 8] = b.try_into().expect("a slice of 8 bytes");
-                    (u64::from_be_bytes(bytes), 10)
-                }
-                None => return Ok(None),
-            },
-            short => (u64::from(short), 2),
         };
         if payload >> 63 != 0 {
             return Err(ReadError::Protocol(
                 "a 64-bit payload length with its most significant bit set",
             ));
         }
+        let fin = head.is_final;
+        let opcode = u8::from(head.opcode);
         if opcode >= 0x8 && (!fin || payload > 125) {
             return Err(ReadError::Protocol(
                 "control frames must be whole and at most 125 bytes",
@@ -310,16 +304,12 @@ impl FrameReader {
                 max: self.max_message,
             });
         }
-        let Some(mask) = buf.get(len..len + 4) else {
-            return Ok(None);
-        };
-        let mask = [mask[0], mask[1], mask[2], mask[3]];
-        len += 4;
         Ok(Some(Header {
             fin,
             opcode,
             mask,
-            len,
+            // At most 14 bytes.
+            len: cursor.position() as usize,
             payload,
         }))
     }

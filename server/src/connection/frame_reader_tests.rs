@@ -312,9 +312,10 @@ fn a_close_reason_that_is_not_utf8_is_1007_and_a_1_byte_body_is_1002() {
 #[test]
 fn a_64_bit_length_with_its_top_bit_set_is_a_protocol_error_not_too_big() {
     for length in [1u64 << 63, u64::MAX] {
-        // The header alone (no mask yet): refused from the length.
+        // The header alone: refused from the length.
         let mut head = vec![0x81, 0xFF];
         head.extend_from_slice(&length.to_be_bytes());
+        head.extend_from_slice(&[1, 2, 3, 4]);
         let err = FrameReader::new(1000)
             .feed(&mut head, |_| ControlFlow::Continue(()))
             .expect_err("refused");
@@ -324,6 +325,7 @@ fn a_64_bit_length_with_its_top_bit_set_is_a_protocol_error_not_too_big() {
     // Without the top bit, a huge length is only too big.
     let mut head = vec![0x81, 0xFF];
     head.extend_from_slice(&(u64::MAX >> 1).to_be_bytes());
+    head.extend_from_slice(&[1, 2, 3, 4]);
     let err = FrameReader::new(1000)
         .feed(&mut head, |_| ControlFlow::Continue(()))
         .expect_err("refused");
