@@ -122,7 +122,8 @@ struct Gathering {
 impl Gathering {
     /// Check the text gathered so far, as far as it goes: an error once the bytes cannot
     /// become UTF-8 whatever follows; a character cut at the end waits for the next
-    /// fragment. Each byte is checked once (a cut character's first bytes at most twice).
+    /// fragment. Each byte is checked here once (a cut character's first bytes at most
+    /// twice); the whole message is checked once more when its last fragment arrives.
     fn check_text(&mut self) -> Result<(), ReadError> {
         if !self.text {
             return Ok(());
