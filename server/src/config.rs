@@ -70,6 +70,9 @@ pub struct Config {
     pub ip_create_rate: Rate,
     /// Rate refusals within ten seconds after which a connection is closed with 1008.
     pub flood_refusals: u32,
+    /// How long a new connection has to complete its WebSocket opening handshake before it
+    /// is answered `408` and closed (silent, half-open and trickling sockets included).
+    pub handshake_timeout: Duration,
 }
 
 /// A token bucket's size: `per_sec` tokens a second, at most `burst` saved up; a `per_sec`
@@ -122,6 +125,7 @@ impl Default for Config {
             create_rate: Rate::new(1_000, 1_000),
             ip_create_rate: Rate::new(1_000, 2_000),
             flood_refusals: 100,
+            handshake_timeout: Duration::from_secs(5),
         }
     }
 }

@@ -142,6 +142,11 @@ struct Args {
     /// violation) (0: never closed for it).
     #[arg(long, env = "BATTLE_FLOOD_REFUSALS", default_value_t = 100)]
     flood_refusals: u32,
+    /// Seconds a new connection has to complete its WebSocket opening handshake; then it is
+    /// answered 408 and closed (silent, half-open and trickling sockets included).
+    #[arg(long, env = "BATTLE_HANDSHAKE_TIMEOUT_SECS", default_value_t = 5,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    handshake_timeout_secs: u64,
 }
 
 impl From<Args> for Config {
@@ -176,6 +181,7 @@ impl From<Args> for Config {
             create_rate: Rate::new(args.create_rate_per_sec, args.create_rate_burst),
             ip_create_rate: Rate::new(args.ip_create_rate_per_sec, args.ip_create_rate_burst),
             flood_refusals: args.flood_refusals,
+            handshake_timeout: Duration::from_secs(args.handshake_timeout_secs),
             ..Config::default()
         }
     }

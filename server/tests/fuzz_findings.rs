@@ -16,9 +16,11 @@ fn a_continuation_with_a_huge_length_is_refused_not_a_panic() {
     ];
     let read = FrameReader::new(4096).feed(&mut stream, |_| ControlFlow::Continue(()));
     assert!(read.is_err(), "{read:?}");
-    // The same shape on its own: a fragment, then a continuation claiming 2^64 - 1 bytes.
+    // The same shape on its own: a fragment, then a continuation claiming 2^64 - 1 bytes
+    // (its header whole, mask included).
     let mut huge = vec![0x02, 0x80, 0, 0, 0, 0, 0x80, 0xff];
     huge.extend_from_slice(&[0xff; 8]);
+    huge.extend_from_slice(&[0; 4]);
     let read = FrameReader::new(4096).feed(&mut huge, |_| ControlFlow::Continue(()));
     assert!(read.is_err(), "{read:?}");
 }

@@ -11,6 +11,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// Opcode of a text frame, with the FIN bit.
 const TEXT: u8 = 0x81;
+/// Opcode of a binary frame, with the FIN bit.
+const BINARY: u8 = 0x82;
 /// Opcode of a close frame, with the FIN bit.
 const CLOSE: u8 = 0x88;
 /// Opcode of a pong frame, with the FIN bit.
@@ -93,6 +95,12 @@ impl Frame {
     /// A text frame carrying a copy of `text`.
     pub fn text(text: &str) -> Frame {
         Frame::copied(TEXT, text.as_bytes())
+    }
+
+    /// A binary frame carrying a copy of `payload` (never sent by the battle server; the
+    /// Autobahn echo example echoes binary messages with it).
+    pub fn binary(payload: &[u8]) -> Frame {
+        Frame::copied(BINARY, payload)
     }
 
     /// A close frame with `code` and `reason` (cut to fit a control frame, at a character
@@ -198,6 +206,13 @@ mod tests {
             "cut at a boundary"
         );
         assert!(!frame.is_text());
+    }
+
+    #[test]
+    fn binary_frames_carry_their_payload() {
+        let (header, payload) = parse(Frame::binary(&[0, 0xFF, 7]).bytes());
+        assert_eq!(header.opcode, OpCode::Data(Data::Binary));
+        assert_eq!(payload, [0, 0xFF, 7]);
     }
 
     #[test]

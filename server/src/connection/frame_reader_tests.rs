@@ -41,9 +41,9 @@ fn client_bytes(messages: Vec<Message>) -> Vec<u8> {
 #[derive(Debug, PartialEq, Eq)]
 enum Got {
     Text(String),
-    Binary,
+    Binary(Vec<u8>),
     Ping(Vec<u8>),
-    Close,
+    Close(Option<u16>),
 }
 
 /// Feed `bytes` in pieces of `step` bytes; what came out, and how the last feed ended.
@@ -56,9 +56,9 @@ fn read_in_steps(bytes: &[u8], step: usize) -> (Vec<Got>, Result<Fed, ReadError>
         last = reader.feed(&mut piece, |msg| {
             got.push(match msg {
                 Inbound::Text(t) => Got::Text(t.to_string()),
-                Inbound::Binary => Got::Binary,
+                Inbound::Binary(b) => Got::Binary(b.to_vec()),
                 Inbound::Ping(p) => Got::Ping(p.to_vec()),
-                Inbound::Close => Got::Close,
+                Inbound::Close(code) => Got::Close(code),
             });
             ControlFlow::Continue(())
         });
@@ -107,7 +107,7 @@ fn fragmented_messages_are_gathered_with_pings_between() {
             vec![
                 Got::Ping(b"p1".to_vec()),
                 Got::Text("hello there".into()),
-                Got::Binary,
+                Got::Binary(b"binary".to_vec()),
                 Got::Text("after".into()),
             ]
         );
@@ -123,7 +123,7 @@ fn a_close_frame_ends_reading() {
     .concat();
     let (got, last) = read_in_steps(&bytes, bytes.len());
     assert_eq!(last, Ok(Fed::Closed));
-    assert_eq!(got, vec![Got::Text("last".into()), Got::Close]);
+    assert_eq!(got, vec![Got::Text("last".into()), Got::Close(None)]);
 }
 
 #[test]
@@ -258,4 +258,173 @@ fn unmasking_matches_byte_by_byte_xor() {
             .collect();
         assert_eq!(fast, slow);
     }
+}
+
+/// The frames of one read, fed whole: what came out and how the feed ended.
+fn read_all(bytes: &[u8]) -> (Vec<Got>, Result<Fed, ReadError>) {
+    read_in_steps(bytes, bytes.len())
+}
+
+/// A close frame's body: `code` and `reason`.
+fn close_body(code: u16, reason: &[u8]) -> Vec<u8> {
+    [&code.to_be_bytes()[..], reason].concat()
+}
+
+#[test]
+fn close_codes_no_endpoint_may_send_are_protocol_errors() {
+    for code in [
+        0, 1, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535,
+    ] {
+        let bytes = raw_frame(0x88, &close_body(code, b""), true);
+        let err = first_error(&bytes);
+        assert_eq!(err, ReadError::BadCloseCode(code));
+        assert_eq!(err.close_code(), CloseCode::Protocol, "code {code}");
+        assert!(!close_code_is_valid(code), "code {code}");
+    }
+}
+
+#[test]
+fn valid_close_codes_end_reading_and_are_handed_on() {
+    for code in [
+        1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000,
+        4999,
+    ] {
+        let bytes = raw_frame(0x88, &close_body(code, "bye é".as_bytes()), true);
+        let (got, last) = read_all(&bytes);
+        assert_eq!(last, Ok(Fed::Closed), "code {code}");
+        assert_eq!(got, vec![Got::Close(Some(code))]);
+        assert!(close_code_is_valid(code), "code {code}");
+    }
+    let (got, last) = read_all(&raw_frame(0x88, b"", true));
+    assert_eq!((got, last), (vec![Got::Close(None)], Ok(Fed::Closed)));
+}
+
+#[test]
+fn a_close_reason_that_is_not_utf8_is_1007_and_a_1_byte_body_is_1002() {
+    let bytes = raw_frame(0x88, &close_body(1000, &[b'o', 0xC3, 0x28]), true);
+    let err = first_error(&bytes);
+    assert_eq!(err, ReadError::CloseReasonNotUtf8);
+    assert_eq!(err.close_code(), CloseCode::Invalid);
+    let err = first_error(&raw_frame(0x88, &[0x03], true));
+    assert_eq!(err.close_code(), CloseCode::Protocol);
+}
+
+#[test]
+fn a_64_bit_length_with_its_top_bit_set_is_a_protocol_error_not_too_big() {
+    for length in [1u64 << 63, u64::MAX] {
+        // The header alone: refused from the length.
+        let mut head = vec![0x81, 0xFF];
+        head.extend_from_slice(&length.to_be_bytes());
+        head.extend_from_slice(&[1, 2, 3, 4]);
+        let err = FrameReader::new(1000)
+            .feed(&mut head, |_| ControlFlow::Continue(()))
+            .expect_err("refused");
+        assert!(matches!(err, ReadError::Protocol(_)), "{err:?}");
+        assert_eq!(err.close_code(), CloseCode::Protocol);
+    }
+    // Without the top bit, a huge length is only too big.
+    let mut head = vec![0x81, 0xFF];
+    head.extend_from_slice(&(u64::MAX >> 1).to_be_bytes());
+    head.extend_from_slice(&[1, 2, 3, 4]);
+    let err = FrameReader::new(1000)
+        .feed(&mut head, |_| ControlFlow::Continue(()))
+        .expect_err("refused");
+    assert_eq!(err.close_code(), CloseCode::Size);
+}
+
+/// Feed `fragments` one at a time; the index of the fragment whose feed failed, and the error.
+fn failing_fragment(fragments: &[Vec<u8>]) -> Option<(usize, ReadError)> {
+    let mut reader = FrameReader::new(100_000);
+    for (i, fragment) in fragments.iter().enumerate() {
+        let mut bytes = fragment.clone();
+        if let Err(err) = reader.feed(&mut bytes, |_| ControlFlow::Continue(())) {
+            return Some((i, err));
+        }
+    }
+    None
+}
+
+#[test]
+fn invalid_utf8_in_a_fragmented_text_fails_at_the_fragment_that_makes_it_certain() {
+    let cases: Vec<(Vec<Vec<u8>>, usize)> = vec![
+        // In the middle fragment, final fragment never needed.
+        (
+            vec![
+                raw_frame(0x01, b"valid", true),
+                raw_frame(0x00, &[b'a', 0xFF, b'b'], true),
+                raw_frame(0x80, b"end", true),
+            ],
+            1,
+        ),
+        // In the first fragment.
+        (
+            vec![
+                raw_frame(0x01, &[0xC0, 0x80], true),
+                raw_frame(0x80, b"end", true),
+            ],
+            0,
+        ),
+        // A sequence begun in one fragment and broken by the next.
+        (
+            vec![
+                raw_frame(0x01, &[b'x', 0xE2, 0x82], true),
+                raw_frame(0x00, &[0x28, b'y'], true),
+                raw_frame(0x80, b"end", true),
+            ],
+            1,
+        ),
+        // A code point past U+10FFFF is certain from its second byte.
+        (
+            vec![
+                raw_frame(0x01, &[0xF4], true),
+                raw_frame(0x00, &[0x90], true),
+                raw_frame(0x80, &[0x80, 0x80], true),
+            ],
+            1,
+        ),
+        // Cut at the end of the last fragment: known only then.
+        (
+            vec![
+                raw_frame(0x01, b"ok", true),
+                raw_frame(0x80, &[0xE2, 0x82], true),
+            ],
+            1,
+        ),
+    ];
+    for (fragments, at) in cases {
+        let (i, err) = failing_fragment(&fragments).expect("refused");
+        assert_eq!((i, &err), (at, &ReadError::NotUtf8), "{fragments:02x?}");
+        assert_eq!(err.close_code(), CloseCode::Invalid);
+    }
+}
+
+#[test]
+fn characters_cut_between_fragments_are_fine() {
+    let smile = "😀".as_bytes();
+    let bytes = [
+        raw_frame(0x01, &[b'a', 0xC3], true),
+        raw_frame(0x00, &[0xA9, b'b', smile[0]], true),
+        raw_frame(0x00, &smile[1..2], true),
+        raw_frame(0x00, &[], true),
+        raw_frame(0x80, &smile[2..], true),
+    ]
+    .concat();
+    for step in [1, 3, bytes.len()] {
+        let (got, last) = read_in_steps(&bytes, step);
+        assert_eq!(last, Ok(Fed::Done));
+        assert_eq!(
+            got,
+            vec![Got::Text("aéb😀".into())],
+            "cut every {step} bytes"
+        );
+    }
+    // Binary messages are not checked.
+    let bytes = [
+        raw_frame(0x02, &[0xFF], true),
+        raw_frame(0x80, &[0xFE], true),
+    ]
+    .concat();
+    let (got, last) = read_all(&bytes);
+    assert_eq!(last, Ok(Fed::Done));
+    assert_eq!(got, vec![Got::Binary(vec![0xFF, 0xFE])]);
 }

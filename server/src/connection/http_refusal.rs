@@ -27,12 +27,19 @@ impl HttpRefusal {
     /// The whole response as bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let body = format!("{}\n", self.body);
+        // A response naming a protocol to upgrade to names it as a connection option too
+        // (RFC 9110 §7.8).
+        let upgrade = self
+            .headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("Upgrade"));
         let mut out = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n\
-             Connection: close\r\n",
+             Connection: {}\r\n",
             self.status,
             self.reason,
-            body.len()
+            body.len(),
+            if upgrade { "Upgrade, close" } else { "close" },
         );
         for (name, value) in &self.headers {
             out.push_str(name);
@@ -72,6 +79,22 @@ mod tests {
         assert!(text.starts_with("HTTP/1.1 426 Upgrade Required\r\n"));
         assert!(text.contains("\r\nSec-WebSocket-Version: 13\r\n"));
         assert!(text.contains("Content-Length: 42\r\n"), "{text}");
+        assert!(text.contains("\r\nConnection: close\r\n"), "{text}");
         assert!(text.ends_with("\r\n\r\nthis endpoint speaks WebSocket version 13\n"));
+    }
+
+    #[test]
+    fn a_refusal_naming_an_upgrade_names_it_in_connection_too() {
+        let refusal = HttpRefusal {
+            status: 426,
+            reason: "Upgrade Required",
+            headers: vec![("Upgrade", "websocket".into())],
+            body: "use WebSocket".into(),
+        };
+        let text = String::from_utf8(refusal.to_bytes()).expect("ASCII");
+        assert!(
+            text.contains("\r\nConnection: Upgrade, close\r\n"),
+            "{text}"
+        );
     }
 }

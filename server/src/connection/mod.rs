@@ -1,18 +1,19 @@
 //! The WebSocket edge: per client connection, one reader task and one writer task around
 //! one outbox.
 //!
-//! After the opening handshake (tungstenite's), the connection speaks WebSocket frames
-//! itself: the reader ([`frame_reader`]) parses and unmasks what the client sends and routes
-//! each message (lobby requests are answered on the spot, battle requests go to the battle's
-//! handle); everything sent to the client goes through the connection's
-//! [`outbox::Outbox`], which writes ready-made [`frame::Frame`]s straight into the socket
-//! and leaves only what the socket cannot take at once to the writer. Only this module
-//! knows JSON framing.
+//! After the opening handshake ([`handshake`]: tungstenite's, bounded in time, malformed
+//! requests answered in HTTP), the connection speaks WebSocket frames itself: the reader
+//! ([`frame_reader`]) parses and unmasks what the client sends and routes each message
+//! (lobby requests are answered on the spot, battle requests go to the battle's handle);
+//! everything sent to the client goes through the connection's [`outbox::Outbox`], which
+//! writes ready-made [`frame::Frame`]s straight into the socket and leaves only what the
+//! socket cannot take at once to the writer. Only this module knows JSON framing.
 
 pub mod accept_backoff;
 pub mod decode;
 pub mod frame;
 pub mod frame_reader;
+pub mod handshake;
 pub mod http_refusal;
 pub mod keepalive;
 pub mod limits;
@@ -24,21 +25,9 @@ mod writer;
 use std::sync::Arc;
 
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::lobby::Lobby;
 use outbox::Outbox;
-
-/// Settings for the opening handshake. The WebSocket it would produce is only unwrapped for
-/// its socket, so its buffers are kept small: the library's 128 KiB read buffer would be
-/// allocated (and freed) for every connection.
-fn handshake_config(max_frame_bytes: usize) -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(1024)
-        .write_buffer_size(0)
-        .max_message_size(Some(max_frame_bytes))
-        .max_frame_size(Some(max_frame_bytes))
-}
 
 /// Kernel send buffer per connection (Linux doubles it for bookkeeping).
 ///
@@ -63,18 +52,16 @@ fn tune_socket(stream: &TcpStream) {
 pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     tune_socket(&stream);
     let peer = stream.peer_addr().ok();
-    let config = handshake_config(lobby.config().max_frame_bytes);
+    let config = lobby.config();
     // Boxed: the handshake's state is large (about 1.3 KiB) and would otherwise stay part of
     // this task's future, for every connection, long after the handshake is over.
-    let handshake = Box::pin(tokio_tungstenite::accept_async_with_config(
+    let handshake = Box::pin(handshake::accept(
         stream,
-        Some(config),
+        config.handshake_timeout,
+        config.max_frame_bytes,
     ));
     let stream = match handshake.await {
-        // A client sends nothing after its opening handshake until the server's answer has
-        // arrived (RFC 6455 §4.1), so the library has read nothing past the handshake and the
-        // socket can be taken back as it is.
-        Ok(ws) => ws.into_inner(),
+        Ok(stream) => stream,
         Err(err) => {
             tracing::debug!(?peer, %err, "websocket handshake failed");
             return;

@@ -199,7 +199,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
                     return ControlFlow::Break(());
                 }
             }
-            Inbound::Binary => {
+            Inbound::Binary(_) => {
                 let taken = router.limits.messages.take();
                 if router.admitted(taken, None) {
                     router.reply(ServerMsg::error(
@@ -217,7 +217,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
                     router.flooding |= router.limits.refused();
                 }
             }
-            Inbound::Close => {}
+            Inbound::Close(_) => {}
         }
         if router.flooding {
             return ControlFlow::Break(());
