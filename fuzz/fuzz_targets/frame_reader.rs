@@ -46,9 +46,9 @@ fn record(
 ) -> ControlFlow<()> {
     events.push(match inbound {
         Inbound::Text(text) => format!("text {text}"),
-        Inbound::Binary => "binary".into(),
+        Inbound::Binary(payload) => format!("binary {payload:?}"),
         Inbound::Ping(payload) => format!("ping {payload:?}"),
-        Inbound::Close => "close".into(),
+        Inbound::Close(code) => format!("close {code:?}"),
     });
     *seen += 1;
     match pause_every {

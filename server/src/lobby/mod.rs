@@ -5,15 +5,13 @@
 //! battle expires.
 //!
 //! `list` answers in pages from an ordered index of the public battles (creation number →
-//! id, see `lobby_index.rs`): a page costs a range walk of the index and one map lookup per
+//! id, see `index.rs`): a page costs a range walk of the index and one map lookup per
 //! battle on it, never a pass over every battle.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use battle_protocol::{
-    BattleStatus, BattleSummary, ErrorCode, FinishedSummary, Replay, RulesetInfo, SampleInfo, Seat,
-};
+use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
 use battle_rules::{RulesetEntry, TimerSpec};
 use dashmap::DashMap;
 use rand::Rng;
@@ -25,7 +23,7 @@ use crate::connection::outbox::{ConnId, Outbox};
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
-#[path = "lobby_index.rs"]
+mod finished;
 mod index;
 
 pub use index::Page;
@@ -357,72 +355,6 @@ impl Lobby {
             battles,
             total: page.total,
             next_cursor: page.next_cursor,
-        })
-    }
-
-    /// The finished battle `battle_id` as its spectators saw it, rebuilt from what the
-    /// store kept. Blocking (it may read the database and replays every step): call it off
-    /// the runtime's threads.
-    pub fn replay(&self, battle_id: &str) -> Result<Replay, Refusal> {
-        let live = self
-            .battles
-            .get(battle_id)
-            .map(|entry| entry.summary.status);
-        if live.is_some_and(|status| status != BattleStatus::Finished) {
-            return Err((
-                ErrorCode::NotFinished,
-                format!(
-                    "battle {battle_id:?} is still being played: spectate it; its replay \
-                     comes once it is over"
-                ),
-            ));
-        }
-        let ended = self
-            .store
-            .archive()
-            .get(battle_id)
-            .map_err(|err| {
-                tracing::error!(battle = %battle_id, %err, "cannot read a kept battle");
-                (
-                    ErrorCode::Internal,
-                    format!("cannot read the battle: {err}"),
-                )
-            })?
-            .ok_or_else(|| {
-                (
-                    ErrorCode::NoSuchBattle,
-                    format!(
-                        "no finished battle {battle_id:?} is kept (it may be past the \
-                         server's replay retention, or never existed)"
-                    ),
-                )
-            })?;
-        if ended.ended_at > crate::store::unix_now_ms() {
-            return Err((
-                ErrorCode::NotFinished,
-                format!(
-                    "battle {battle_id:?} is over, but its spectators have not been shown the \
-                     end yet (it has a spectator delay): its replay comes then"
-                ),
-            ));
-        }
-        crate::replay::build(&ended, &self.config).map_err(|err| {
-            (
-                ErrorCode::NoSuchBattle,
-                format!("battle {battle_id:?} is kept but this server cannot replay it: {err}"),
-            )
-        })
-    }
-
-    /// The most recently finished public battles still kept, newest first (at most
-    /// [`FINISHED_LISTED`]). Blocking, as [`Lobby::replay`].
-    pub fn recently_finished(&self) -> Result<Vec<FinishedSummary>, Refusal> {
-        self.store.archive().recent(FINISHED_LISTED).map_err(|err| {
-            tracing::error!(%err, "cannot read the finished battles");
-            (
-                ErrorCode::Internal,
-                format!("cannot read the finished battles: {err}"),
-            )
         })
     }
 
