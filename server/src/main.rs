@@ -242,3 +242,17 @@ async fn main() -> anyhow::Result<()> {
     server.drain().await;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_format_is_text_unless_json_is_asked_for() {
+        let args = Args::try_parse_from(["battle-server"]).expect("defaults");
+        assert_eq!(args.log_format, LogFormat::Text);
+        let args = Args::try_parse_from(["battle-server", "--log-format", "json"]).expect("json");
+        assert_eq!(args.log_format, LogFormat::Json);
+        assert!(Args::try_parse_from(["battle-server", "--log-format", "xml"]).is_err());
+    }
+}

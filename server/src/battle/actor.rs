@@ -539,7 +539,12 @@ impl BattleActor {
             dropped.extend(audience.publish(id, req, log, change, &view, self.ticket));
         }
         for conn in dropped {
-            tracing::warn!(conn = conn.0, "dropping a connection that cannot keep up");
+            let seat = self.seats.seat_of(conn);
+            tracing::warn!(
+                conn = conn.0,
+                ?seat,
+                "dropping a connection that cannot keep up"
+            );
             self.forget(conn);
         }
         if held_back {
@@ -703,7 +708,7 @@ impl BattleActor {
                     self.cadence = due;
                     self.after_change(None, before);
                 }
-                Err(err) => tracing::error!(battle = %self.id, %err, "engine step refused"),
+                Err(err) => tracing::error!(%err, "engine step refused"),
             }
             return;
         }
