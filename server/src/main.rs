@@ -24,6 +24,10 @@ use tracing_subscriber::EnvFilter;
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
+    /// How log lines are written on stderr: `text` (for people; coloured on a terminal
+    /// only) or `json` (one JSON object per line, for log collectors).
+    #[arg(long, env = "BATTLE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Address to listen on: HOST:PORT, where HOST is an IP address or a name such as
     /// localhost (port 0 picks a free port).
     #[arg(long, env = "BATTLE_LISTEN", default_value = "127.0.0.1:7878",
@@ -149,6 +153,33 @@ struct Args {
     handshake_timeout_secs: u64,
 }
 
+/// The form of the log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Logs go to stderr, so stdout carries only the listening line; colour only on a terminal,
+/// never into a file or a pipe. Spans (`conn`, `battle`) give every event its connection's
+/// id and peer, or its battle's id.
+fn init_logging(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .init(),
+    }
+}
+
 impl From<Args> for Config {
     fn from(args: Args) -> Config {
         Config {
@@ -189,18 +220,11 @@ impl From<Args> for Config {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    // Logs go to stderr, so stdout carries only the listening line; colour only on a
-    // terminal, never into a file or a pipe.
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
     // Before the flags are read: the default connection cap follows the limit.
     let open_files = battle_server::open_files::raise_soft_limit();
-    let config = Config::from(Args::parse());
+    let args = Args::parse();
+    init_logging(args.log_format);
+    let config = Config::from(args);
     tracing::info!(
         max_connections = config.max_connections,
         max_connections_per_ip = config.max_connections_per_ip,
@@ -217,4 +241,18 @@ async fn main() -> anyhow::Result<()> {
     tracing::info!("shutting down: committing every battle and closing connections");
     server.drain().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_format_is_text_unless_json_is_asked_for() {
+        let args = Args::try_parse_from(["battle-server"]).expect("defaults");
+        assert_eq!(args.log_format, LogFormat::Text);
+        let args = Args::try_parse_from(["battle-server", "--log-format", "json"]).expect("json");
+        assert_eq!(args.log_format, LogFormat::Json);
+        assert!(Args::try_parse_from(["battle-server", "--log-format", "xml"]).is_err());
+    }
 }

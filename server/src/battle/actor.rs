@@ -16,6 +16,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tracing::Instrument;
+
 use battle_protocol::{
     BattleStatus, BattleSummary, ErrorCode, OutcomeInfo, Req, Seat, SeatInfo, ServerMsg,
 };
@@ -200,7 +202,13 @@ impl BattleActor {
     ///
     /// The actor lives in a box: an `async fn` taking it by value would hold it twice in its
     /// future (once as the argument, once as the running state) for the battle's whole life.
-    pub async fn run(mut self: Box<Self>) {
+    pub async fn run(self: Box<Self>) {
+        // One span for the battle's whole life: every event of the actor carries its id.
+        let span = tracing::info_span!("battle", battle = %self.id);
+        self.run_loop().instrument(span).await;
+    }
+
+    async fn run_loop(mut self: Box<Self>) {
         loop {
             let held = self
                 .spectator_delay
@@ -332,7 +340,7 @@ impl BattleActor {
             return self.refuse(from, err.code(), &err.to_string(), req);
         }
         self.log_input(Input::Resign { seat });
-        tracing::info!(battle = %self.id, seat, "seat resigned");
+        tracing::info!(seat, "seat resigned");
         self.after_change(Some((seat, req)), before);
     }
 
@@ -446,7 +454,7 @@ impl BattleActor {
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
             let ended = self.ended();
             self.keep(Record::Finished(Arc::new(ended)));
-            tracing::info!(battle = %self.id, inputs = self.log.inputs.len(), "battle finished");
+            tracing::info!(inputs = self.log.inputs.len(), "battle finished");
         }
         // The clocks are part of the view: settled before it is published.
         self.plan_clocks(acted.map(|(seat, _)| seat));
@@ -531,7 +539,12 @@ impl BattleActor {
             dropped.extend(audience.publish(id, req, log, change, &view, self.ticket));
         }
         for conn in dropped {
-            tracing::warn!(battle = %self.id, conn = conn.0, "dropping a connection that cannot keep up");
+            let seat = self.seats.seat_of(conn);
+            tracing::warn!(
+                conn = conn.0,
+                ?seat,
+                "dropping a connection that cannot keep up"
+            );
             self.forget(conn);
         }
         if held_back {
@@ -659,12 +672,12 @@ impl BattleActor {
         }
         if in_row >= self.clocks.forfeit_after() {
             if self.game.resign(seat).is_ok() {
-                tracing::info!(battle = %self.id, seat, in_row, "seat forfeits on time");
+                tracing::info!(seat, in_row, "seat forfeits on time");
                 self.log_input(Input::Resign { seat });
             }
             return self.after_change(None, before);
         }
-        tracing::info!(battle = %self.id, seat, in_row, "decision timed out");
+        tracing::info!(seat, in_row, "decision timed out");
         if self.game.timeout(seat).is_ok() {
             self.log_input(Input::Timeout { seat });
             return self.after_change(None, before);
@@ -695,7 +708,7 @@ impl BattleActor {
                     self.cadence = due;
                     self.after_change(None, before);
                 }
-                Err(err) => tracing::error!(battle = %self.id, %err, "engine step refused"),
+                Err(err) => tracing::error!(%err, "engine step refused"),
             }
             return;
         }
@@ -797,7 +810,7 @@ impl BattleActor {
                 member.offer_msg_at(&bye, self.ticket);
             }
         }
-        tracing::info!(battle = %self.id, "battle expired");
+        tracing::info!("battle expired");
     }
 
     pub(super) fn audience_index(&self, viewer: Viewer) -> usize {

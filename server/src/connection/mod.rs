@@ -25,6 +25,7 @@ mod writer;
 use std::sync::Arc;
 
 use tokio::net::TcpStream;
+use tracing::Instrument;
 
 use crate::lobby::Lobby;
 use outbox::Outbox;
@@ -49,9 +50,29 @@ fn tune_socket(stream: &TcpStream) {
 }
 
 /// Serve one accepted TCP connection until it closes.
+///
+/// Everything it does runs inside a `conn` span (`peer`, then `conn` once the handshake gave
+/// it an id), entered by its reader and writer, so that every event of theirs (and of the
+/// lobby on its behalf) carries them; the span is made once per connection.
 pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
-    tune_socket(&stream);
     let peer = stream.peer_addr().ok();
+    let span = tracing::info_span!(
+        "conn",
+        conn = tracing::field::Empty,
+        peer = peer.map(tracing::field::display)
+    );
+    serve_in(stream, lobby, peer, span.clone())
+        .instrument(span)
+        .await;
+}
+
+async fn serve_in(
+    stream: TcpStream,
+    lobby: Arc<Lobby>,
+    peer: Option<std::net::SocketAddr>,
+    span: tracing::Span,
+) {
+    tune_socket(&stream);
     let config = lobby.config();
     // Boxed: the handshake's state is large (about 1.3 KiB) and would otherwise stay part of
     // this task's future, for every connection, long after the handshake is over.
@@ -63,7 +84,7 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
     let stream = match handshake.await {
         Ok(stream) => stream,
         Err(err) => {
-            tracing::debug!(?peer, %err, "websocket handshake failed");
+            tracing::debug!(%err, "websocket handshake failed");
             return;
         }
     };
@@ -73,14 +94,15 @@ pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
         lobby.config().outbox_max_bytes,
         lobby.store().commits(),
     );
-    tracing::debug!(?peer, conn = outbox.id().0, "connection open");
+    span.record("conn", outbox.id().0);
+    tracing::debug!("connection open");
     lobby.connected(&outbox);
-    let writer = tokio::spawn(writer::run(outbox.clone()));
+    let writer = tokio::spawn(writer::run(outbox.clone()).instrument(span));
     reader::run(outbox.clone(), lobby.clone(), peer.map(|peer| peer.ip())).await;
     // Counted as open until its writer has sent what it owed (a draining server waits).
     let _ = writer.await;
     lobby.disconnected(outbox.id());
-    tracing::debug!(?peer, conn = outbox.id().0, "connection closed");
+    tracing::debug!("connection closed");
 }
 
 #[cfg(all(test, unix))]

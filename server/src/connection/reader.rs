@@ -14,6 +14,7 @@ use tokio::io::Interest;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tracing::Instrument;
 
 use super::decode::decode;
 use super::frame::Frame;
@@ -607,46 +608,52 @@ impl Router {
     /// apart).
     fn list_finished(&self, page: Page, req: Option<u64>) {
         let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
-        tokio::spawn(async move {
-            let read = tokio::task::spawn_blocking(move || lobby.recently_finished()).await;
-            let msg = match read {
-                Ok(Ok(finished)) => ServerMsg::Battles {
-                    battles: page.battles,
-                    total: page.total,
-                    next_cursor: page.next_cursor,
-                    finished: Some(finished),
-                    req,
-                },
-                Ok(Err((code, message))) => ServerMsg::error(code, message, req),
-                Err(_) => ServerMsg::error(ErrorCode::Internal, "the lookup failed", req),
-            };
-            outbox.offer_msg(&msg);
-        });
+        tokio::spawn(
+            async move {
+                let read = tokio::task::spawn_blocking(move || lobby.recently_finished()).await;
+                let msg = match read {
+                    Ok(Ok(finished)) => ServerMsg::Battles {
+                        battles: page.battles,
+                        total: page.total,
+                        next_cursor: page.next_cursor,
+                        finished: Some(finished),
+                        req,
+                    },
+                    Ok(Err((code, message))) => ServerMsg::error(code, message, req),
+                    Err(_) => ServerMsg::error(ErrorCode::Internal, "the lookup failed", req),
+                };
+                outbox.offer_msg(&msg);
+            }
+            .in_current_span(),
+        );
     }
 
     /// `replay`: the finished battle as its spectators saw it, rebuilt off the runtime's
     /// threads (answered when ready, as `list` with `finished`).
     fn replay(&self, battle_id: String, req: Option<u64>) {
         let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
-        tokio::spawn(async move {
-            let id = battle_id.clone();
-            let built = tokio::task::spawn_blocking(move || lobby.replay(&id)).await;
-            let msg = match built {
-                Ok(Ok(replay)) => ServerMsg::Replay {
-                    replay: Box::new(replay),
-                    req,
-                },
-                Ok(Err((code, message))) => ServerMsg::Error {
-                    code,
-                    message,
-                    battle_id: Some(battle_id),
-                    req,
-                    retry_after_ms: None,
-                },
-                Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
-            };
-            outbox.offer_msg(&msg);
-        });
+        tokio::spawn(
+            async move {
+                let id = battle_id.clone();
+                let built = tokio::task::spawn_blocking(move || lobby.replay(&id)).await;
+                let msg = match built {
+                    Ok(Ok(replay)) => ServerMsg::Replay {
+                        replay: Box::new(replay),
+                        req,
+                    },
+                    Ok(Err((code, message))) => ServerMsg::Error {
+                        code,
+                        message,
+                        battle_id: Some(battle_id),
+                        req,
+                        retry_after_ms: None,
+                    },
+                    Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
+                };
+                outbox.offer_msg(&msg);
+            }
+            .in_current_span(),
+        );
     }
 
     fn no_such_battle(&self, battle_id: &str, req: Option<u64>) {
