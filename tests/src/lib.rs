@@ -25,6 +25,21 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// Most messages one driver loop reads before it declares the battle endless.
 pub const MAX_MESSAGES: usize = 20_000;
 
+/// A fresh, empty data directory for one test, named after `test` and this process.
+pub fn fresh_data_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("battle-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The test settings, keeping battles in `dir`.
+pub fn durable(dir: &std::path::Path) -> Config {
+    Config {
+        data_dir: Some(dir.to_path_buf()),
+        ..Config::for_tests()
+    }
+}
+
 /// Start a server with the test settings (ephemeral port, no pacing).
 pub async fn start_server() -> RunningServer {
     start_server_with(Config::for_tests()).await

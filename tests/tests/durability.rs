@@ -14,23 +14,12 @@ use std::time::{Duration, Instant};
 
 use battle_e2e::battle_client::{Applied, ClientError, ViewTracker};
 use battle_e2e::battle_protocol::{BattleStatus, ErrorCode, ServerMsg};
-use battle_e2e::battle_server::Config;
 use battle_e2e::*;
 use serde_json::Value;
 
 /// A fresh data directory for one test.
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("battle-durability-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The test settings, keeping battles in `dir`.
-fn durable(dir: &Path) -> Config {
-    Config {
-        data_dir: Some(dir.to_path_buf()),
-        ..Config::for_tests()
-    }
+    fresh_data_dir(&format!("durability-{name}"))
 }
 
 /// The battle log `tracker` holds (every viewer of these battles has one).

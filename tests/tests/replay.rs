@@ -237,18 +237,13 @@ async fn live_unknown_and_private_battles() {
 
 /// A fresh data directory for one test.
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("battle-replay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    fresh_data_dir(&format!("replay-{name}"))
 }
 
 #[tokio::test]
 async fn replays_outlive_a_restart_and_respect_the_retention() {
     let dir = data_dir("restart");
-    let config = Config {
-        data_dir: Some(dir.clone()),
-        ..Config::for_tests()
-    };
+    let config = durable(&dir);
     let server = start_server_with(config.clone()).await;
     let (battle_id, seen) = play_watched(&server, "synergy").await;
     let mut asker = Client::connect(&server, "asker").await;

@@ -7,12 +7,12 @@
 //! delay after the player did, less a small tolerance for the player's own reading), which
 //! a slow machine can only make easier to meet.
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use battle_e2e::battle_client::{Applied, ViewTracker};
 use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
-use battle_e2e::battle_server::{Config, RunningServer};
+use battle_e2e::battle_server::RunningServer;
 use battle_e2e::*;
 use serde_json::{json, Value};
 use tokio::time::Instant;
@@ -291,17 +291,7 @@ async fn a_delay_over_ten_minutes_is_refused() {
 
 /// A fresh data directory for one test.
 fn data_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("battle-delay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The test settings, keeping battles in `dir`.
-fn durable(dir: &Path) -> Config {
-    Config {
-        data_dir: Some(dir.to_path_buf()),
-        ..Config::for_tests()
-    }
+    fresh_data_dir(&format!("delay-{name}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
