@@ -1,8 +1,8 @@
 //! `autobahn_echo`: an echo server built on the battle server's own WebSocket edge, for the
 //! Autobahn|Testsuite (`.ci/autobahn`).
 //!
-//! Every connection goes through the server's opening handshake
-//! ([`connection::handshake::accept`]), its frame reader ([`FrameReader`]: the RFC 6455
+//! Every connection goes through the server's HTTP side and opening handshake
+//! ([`battle_server::http::serve`]), its frame reader ([`FrameReader`]: the RFC 6455
 //! checks and close codes) and its server frames ([`Frame`]); nothing of tungstenite's
 //! message layer is used. Each text and binary message is echoed, each ping answered, a close
 //! frame answered with the same code (1000 when it had none); a frame that breaks the
@@ -17,9 +17,9 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use anyhow::Context;
-use battle_server::connection;
 use battle_server::connection::frame::Frame;
 use battle_server::connection::frame_reader::{Fed, FrameReader, Inbound};
+use battle_server::http::{self, Site};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -57,16 +57,24 @@ async fn main() -> anyhow::Result<()> {
 /// Echo one connection until it closes.
 async fn serve(stream: TcpStream) -> anyhow::Result<()> {
     let _ = stream.set_nodelay(true);
-    let mut stream =
-        match connection::handshake::accept(stream, HANDSHAKE_TIMEOUT, MAX_MESSAGE).await {
-            Ok(stream) => stream,
-            // Answered in HTTP already (or the client went away): nothing more to do.
-            Err(_) => return Ok(()),
-        };
+    let Some(upgraded) = http::serve(stream, Site::WebSocketOnly, HANDSHAKE_TIMEOUT).await else {
+        // Answered in HTTP already (or the client went away): nothing more to do.
+        return Ok(());
+    };
+    let mut stream = upgraded.stream;
     let mut reader = FrameReader::new(MAX_MESSAGE);
     let mut buf = vec![0u8; 64 * 1024];
+    // Frames sent right behind the request were read with it: they come first.
+    let mut early = upgraded.early.to_vec();
     let close = loop {
-        let n = stream.read(&mut buf).await?;
+        let n = if early.is_empty() {
+            stream.read(&mut buf).await?
+        } else {
+            let n = early.len().min(buf.len());
+            buf[..n].copy_from_slice(&early[..n]);
+            early.drain(..n);
+            n
+        };
         if n == 0 {
             return Ok(());
         }

@@ -70,8 +70,9 @@ pub struct Config {
     pub ip_create_rate: Rate,
     /// Rate refusals within ten seconds after which a connection is closed with 1008.
     pub flood_refusals: u32,
-    /// How long a new connection has to complete its WebSocket opening handshake before it
-    /// is answered `408` and closed (silent, half-open and trickling sockets included).
+    /// How long a new connection has to send its request's head (the WebSocket opening
+    /// handshake, or a plain HTTP request) before it is closed (silent, half-open and
+    /// trickling sockets included); an idle kept-alive HTTP connection gets as long.
     pub handshake_timeout: Duration,
 }
 

@@ -146,8 +146,9 @@ struct Args {
     /// violation) (0: never closed for it).
     #[arg(long, env = "BATTLE_FLOOD_REFUSALS", default_value_t = 100)]
     flood_refusals: u32,
-    /// Seconds a new connection has to complete its WebSocket opening handshake; then it is
-    /// answered 408 and closed (silent, half-open and trickling sockets included).
+    /// Seconds a new connection has to send its request's head (its WebSocket opening
+    /// handshake, or an HTTP request); then it is closed (silent, half-open and trickling
+    /// sockets included). Idle kept-alive HTTP connections get as long.
     #[arg(long, env = "BATTLE_HANDSHAKE_TIMEOUT_SECS", default_value_t = 5,
           value_parser = clap::value_parser!(u64).range(1..))]
     handshake_timeout_secs: u64,

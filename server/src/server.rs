@@ -34,6 +34,8 @@ pub struct RunningServer {
     task: JoinHandle<()>,
     lobby: Arc<Lobby>,
     limits: Arc<Limits>,
+    /// Folds the metrics' samples into their histograms every few seconds.
+    upkeep: JoinHandle<()>,
 }
 
 impl RunningServer {
@@ -44,6 +46,7 @@ impl RunningServer {
 
     /// Stop accepting connections.
     pub async fn shutdown(self) {
+        self.upkeep.abort();
         let _ = self.stop.send(());
         let _ = self.task.await;
     }
@@ -58,15 +61,15 @@ impl RunningServer {
         &self.limits
     }
 
-    /// Shut down cleanly: stop accepting, refuse new requests and give those in flight time
-    /// to reach their battles, commit the input log, then close every connection with 1001
-    /// ("going away") after the frames it was owed. A restarted server on the same data
-    /// directory continues every battle.
+    /// Shut down cleanly: refuse new requests (and answer `/health` with 503), give those
+    /// in flight time to reach their battles, stop accepting, commit the input log, then
+    /// close every connection with 1001 ("going away") after the frames it was owed. A
+    /// restarted server on the same data directory continues every battle.
     pub async fn drain(self) {
         let lobby = self.lobby.clone();
-        self.shutdown().await;
         lobby.set_draining();
         tokio::time::sleep(IN_FLIGHT_GRACE).await;
+        self.shutdown().await;
         lobby.store().flush().await;
         let open = lobby.close_connections();
         let deadline = Instant::now() + CLOSE_GRACE;
@@ -128,6 +131,7 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
         limits.clone(),
         stopped,
     ));
+    let upkeep = tokio::spawn(upkeep(lobby.clone()));
     tracing::info!(%addr, "listening");
     Ok(RunningServer {
         addr,
@@ -135,7 +139,21 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
         task,
         lobby,
         limits,
+        upkeep,
     })
+}
+
+/// How often the metrics' recorded samples are folded into their histograms.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// Fold the metrics' samples into their histograms every [`UPKEEP_EVERY`], so that they do
+/// not pile up while nobody reads `/metrics`.
+async fn upkeep(lobby: Arc<Lobby>) {
+    let mut every = tokio::time::interval(UPKEEP_EVERY);
+    loop {
+        every.tick().await;
+        lobby.metrics().upkeep();
+    }
 }
 
 /// Accept connections until `stopped`: each is admitted under the caps and served, or

@@ -312,14 +312,23 @@ async fn malformed_handshakes_are_answered_400_or_426() {
     ];
     for (what, request, status) in cases {
         let answer = http_answer(&server, &request).await;
+        // An HTTP/1.0 request is answered in HTTP/1.0.
         assert!(
-            answer.starts_with(&format!("HTTP/1.1 {status} ")),
+            answer.starts_with(&format!("HTTP/1.1 {status} "))
+                || answer.starts_with(&format!("HTTP/1.0 {status} ")),
             "{what}: {answer}"
         );
-        assert!(body(&answer).trim().len() > 10, "{what}: a body says why");
+        // A request hyper cannot parse as HTTP gets its bare 400; every WebSocket opening
+        // that is wrong is told why.
+        if what != "not HTTP" {
+            assert!(body(&answer).trim().len() > 10, "{what}: a body says why");
+        }
         if status == 426 {
+            // Header names are case-insensitive (hyper writes them in lower case).
             assert!(
-                answer.contains("\r\nSec-WebSocket-Version: 13\r\n"),
+                answer
+                    .to_ascii_lowercase()
+                    .contains("\r\nsec-websocket-version: 13\r\n"),
                 "{what}: {answer}"
             );
         }
@@ -369,10 +378,7 @@ async fn a_silent_socket_is_closed_within_the_handshake_timeout() {
         waited >= HANDSHAKE_TIMEOUT - Duration::from_millis(50),
         "closed after {waited:?}, before the timeout"
     );
-    assert!(
-        answer.is_empty() || answer.starts_with("HTTP/1.1 408 "),
-        "{answer}"
-    );
+    assert!(answer.is_empty(), "{answer}");
     server.shutdown().await;
 }
 
@@ -394,10 +400,7 @@ async fn a_trickling_handshake_is_closed_within_the_handshake_timeout() {
         sent
     });
     let (answer, _) = read_until_closed(&mut read).await;
-    assert!(
-        answer.is_empty() || answer.starts_with("HTTP/1.1 408 "),
-        "{answer}"
-    );
+    assert!(answer.is_empty(), "{answer}");
     let sent = trickle.await.expect("the trickle ends");
     assert!(
         sent < HANDSHAKE.len(),

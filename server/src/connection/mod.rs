@@ -1,8 +1,9 @@
 //! The WebSocket edge: per client connection, one reader task and one writer task around
 //! one outbox.
 //!
-//! After the opening handshake ([`handshake`]: tungstenite's, bounded in time, malformed
-//! requests answered in HTTP), the connection speaks WebSocket frames itself: the reader
+//! Every connection starts as HTTP ([`crate::http`]: pages, and the opening handshake, each
+//! request bounded in time, malformed openings answered in HTTP); once upgraded, the
+//! connection speaks WebSocket frames itself: the reader
 //! ([`frame_reader`]) parses and unmasks what the client sends and routes each message
 //! (lobby requests are answered on the spot, battle requests go to the battle's handle);
 //! everything sent to the client goes through the connection's [`outbox::Outbox`], which
@@ -13,7 +14,6 @@ pub mod accept_backoff;
 pub mod decode;
 pub mod frame;
 pub mod frame_reader;
-pub mod handshake;
 pub mod http_refusal;
 pub mod keepalive;
 pub mod limits;
@@ -27,6 +27,7 @@ use std::sync::Arc;
 use tokio::net::TcpStream;
 use tracing::Instrument;
 
+use crate::http::Upgraded;
 use crate::lobby::Lobby;
 use outbox::Outbox;
 
@@ -73,32 +74,34 @@ async fn serve_in(
     span: tracing::Span,
 ) {
     tune_socket(&stream);
-    let config = lobby.config();
-    // Boxed: the handshake's state is large (about 1.3 KiB) and would otherwise stay part of
-    // this task's future, for every connection, long after the handshake is over.
-    let handshake = Box::pin(handshake::accept(
+    // Boxed: hyper's connection state is large and would otherwise stay part of this task's
+    // future, for every connection, long after the upgrade.
+    let http = Box::pin(crate::http::serve(
         stream,
-        config.handshake_timeout,
-        config.max_frame_bytes,
+        crate::http::Site::Lobby(lobby.clone()),
+        lobby.config().handshake_timeout,
     ));
-    let stream = match handshake.await {
-        Ok(stream) => stream,
-        Err(err) => {
-            tracing::debug!(%err, "websocket handshake failed");
-            return;
-        }
+    let Some(Upgraded { stream, early }) = http.await else {
+        return;
     };
     let outbox = Outbox::new(
         stream,
         lobby.config().outbox_capacity,
         lobby.config().outbox_max_bytes,
         lobby.store().commits(),
+        lobby.metrics().outbox_overflows.clone(),
     );
     span.record("conn", outbox.id().0);
     tracing::debug!("connection open");
     lobby.connected(&outbox);
     let writer = tokio::spawn(writer::run(outbox.clone()).instrument(span));
-    reader::run(outbox.clone(), lobby.clone(), peer.map(|peer| peer.ip())).await;
+    reader::run(
+        outbox.clone(),
+        lobby.clone(),
+        peer.map(|peer| peer.ip()),
+        early,
+    )
+    .await;
     // Counted as open until its writer has sent what it owed (a draining server waits).
     let _ = writer.await;
     lobby.disconnected(outbox.id());

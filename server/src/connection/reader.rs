@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
+use bytes::Bytes;
 use tokio::io::Interest;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
@@ -58,8 +59,9 @@ enum Step {
 
 /// Read frames until the client leaves or the connection is shut down; then tell every battle
 /// this connection was part of that it is gone. `peer` is the client's address, which its
-/// open-battle quota and create rate are shared with.
-pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
+/// open-battle quota and create rate are shared with; `early`, bytes read with the opening
+/// handshake, is read first.
+pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early: Bytes) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
     let opened = Instant::now();
@@ -77,7 +79,15 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
     let mut look = std::pin::pin!(look);
     // Whether anything arrived since the keepalive's last look.
     let mut heard = false;
+    let mut ended = None;
+    if !early.is_empty() {
+        let step = route_frames(&mut frames, &mut early.to_vec(), &mut router);
+        ended = settle(step, &mut frames, &mut router).await;
+    }
     let end = loop {
+        if let Some(end) = ended.take() {
+            break end;
+        }
         let Some(socket) = conn.socket() else {
             break End::Gone;
         };
@@ -101,19 +111,8 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
             }
         }
         heard = true;
-        let mut step = read_and_route(socket, &mut frames, &mut router);
-        while let Step::Blocked(blocked) = step {
-            // Wait for room (back-pressure on this client only), finish routing, then route
-            // what was read after it. Boxed, so the rarely needed waiting state is not part of
-            // every connection's task.
-            let send = Box::pin(blocked.handle.send(blocked.command));
-            let delivered = send.await.is_ok();
-            router.delivered(blocked.then, delivered);
-            step = route_frames(&mut frames, &mut [], &mut router);
-        }
-        if let Step::End(end) = step {
-            break end;
-        }
+        let step = read_and_route(socket, &mut frames, &mut router);
+        ended = settle(step, &mut frames, &mut router).await;
     };
     match end {
         End::Gone => conn.end(),
@@ -146,6 +145,23 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
         let _ = handle.try_send(Command::Disconnected {
             from: router.outbox.clone(),
         });
+    }
+}
+
+/// Finish what routing `step` left: wait for room in a battle's full queue (back-pressure on
+/// this client only), finish routing, then route what was read after it; how the connection
+/// ends, if it does.
+async fn settle(mut step: Step, frames: &mut FrameReader, router: &mut Router) -> Option<End> {
+    while let Step::Blocked(blocked) = step {
+        // Boxed, so the rarely needed waiting state is not part of every connection's task.
+        let send = Box::pin(blocked.handle.send(blocked.command));
+        let delivered = send.await.is_ok();
+        router.delivered(blocked.then, delivered);
+        step = route_frames(frames, &mut [], router);
+    }
+    match step {
+        Step::End(end) => Some(end),
+        Step::More | Step::Blocked(_) => None,
     }
 }
 
@@ -468,7 +484,15 @@ impl Router {
                 battle_id,
                 action,
                 req,
-            } => return self.within(battle_id, req, Command::Act { from, action, req }, false),
+            } => {
+                let act = Command::Act {
+                    from,
+                    action,
+                    req,
+                    received: Instant::now(),
+                };
+                return self.within(battle_id, req, act, false);
+            }
             ClientMsg::Resync { battle_id, req } => {
                 return self.within(battle_id, req, Command::Resync { from, req }, false)
             }
