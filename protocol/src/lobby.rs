@@ -40,7 +40,7 @@ pub struct SampleInfo {
 }
 
 /// Where a battle is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BattleStatus {
     /// Some seat is still free; actions are refused.

@@ -7,7 +7,9 @@
 pub mod battle;
 pub mod config;
 pub mod connection;
+pub mod http;
 pub mod lobby;
+pub mod metrics;
 pub mod open_files;
 pub mod quota;
 pub mod replay;

@@ -40,6 +40,7 @@ use super::handle::BattleHandle;
 use super::seats::Seats;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Lobby;
+use crate::metrics::RulesetMeters;
 use crate::quota::Claim;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
@@ -109,6 +110,8 @@ pub struct BattleActor {
     pub(super) spectator_delay: Option<SpectatorDelay>,
     /// Counts the battle against its creator's open-battle quotas until it is under way.
     claim: Option<Claim>,
+    /// The counters of this battle's ruleset (moves, steps, the end).
+    meters: Arc<RulesetMeters>,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -134,6 +137,7 @@ pub(super) fn build(
     seats: impl FnOnce(usize, &[Seat]) -> Seats,
 ) -> BattleActor {
     let seat_count = setup.game.seat_count();
+    let lobby_meters = lobby.metrics().ruleset(setup.game.id());
     let mut audiences: Vec<Audience> = (0..seat_count)
         .map(|seat| Audience::new(Viewer::Seat(seat)))
         .collect();
@@ -171,6 +175,7 @@ pub(super) fn build(
         },
         summary_dirty: false,
         claim: None,
+        meters: lobby_meters,
     };
     actor.shown_seats = actor.seats.infos();
     actor
@@ -247,7 +252,12 @@ impl BattleActor {
             } => self.join(from, seat, setup, req),
             Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
             Command::Spectate { from, req } => self.spectate(from, req),
-            Command::Act { from, action, req } => self.act(&from, action, req),
+            Command::Act {
+                from,
+                action,
+                req,
+                received,
+            } => self.act(&from, action, req, received),
             Command::Resync { from, req } => self.resync(&from, req),
             Command::Leave { from, req } => self.leave(&from, req),
             Command::Resign { from, req } => self.resign(&from, req),
@@ -286,7 +296,7 @@ impl BattleActor {
         self.after_change(None, None);
     }
 
-    fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>) {
+    fn act(&mut self, from: &Outbox, action: Value, req: Option<Req>, received: Instant) {
         let Some(seat) = self.seats.seat_of(from.id()) else {
             return if self.audience(Viewer::Spectator).contains(from.id()) {
                 self.refuse(
@@ -305,8 +315,16 @@ impl BattleActor {
             };
         };
         match self.submit(seat, action, req) {
-            Ok(()) => self.clocks.decided(seat),
-            Err((code, message)) => self.refuse(from, code, &message, req),
+            Ok(()) => {
+                self.clocks.decided(seat);
+                self.meters.actions_accepted.increment(1);
+                let latency = received.elapsed().as_secs_f64();
+                self.lobby.metrics().action_latency.record(latency);
+            }
+            Err((code, message)) => {
+                self.lobby.metrics().refused(code);
+                self.refuse(from, code, &message, req)
+            }
         }
     }
 
@@ -454,6 +472,7 @@ impl BattleActor {
             self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
             let ended = self.ended();
             self.keep(Record::Finished(Arc::new(ended)));
+            self.meters.battles_finished.increment(1);
             tracing::info!(inputs = self.log.inputs.len(), "battle finished");
         }
         // The clocks are part of the view: settled before it is published.
@@ -678,11 +697,13 @@ impl BattleActor {
             return self.after_change(None, before);
         }
         tracing::info!(seat, in_row, "decision timed out");
+        self.meters.timeouts.increment(1);
         if self.game.timeout(seat).is_ok() {
             self.log_input(Input::Timeout { seat });
             return self.after_change(None, before);
         }
         let action = bot::choose(&*self.game, seat, &mut self.bot_rng);
+        self.meters.bot_moves.increment(1);
         let refused = match action {
             Some(action) => self.submit_from(seat, action, None, before.clone()).err(),
             None => Some((ErrorCode::Internal, "no action".to_owned())),
@@ -705,6 +726,7 @@ impl BattleActor {
             match self.game.advance() {
                 Ok(()) => {
                     self.log_input(Input::Advance);
+                    self.meters.engine_steps.increment(1);
                     self.cadence = due;
                     self.after_change(None, before);
                 }
@@ -727,6 +749,7 @@ impl BattleActor {
             tracing::error!(battle = %self.id, seat, "bot seat must act but has no action");
             return;
         };
+        self.meters.bot_moves.increment(1);
         if let Err((code, message)) = self.submit(seat, action, None) {
             // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
             // to a random action so the battle goes on.

@@ -2,6 +2,7 @@
 
 use battle_protocol::{Req, Seat};
 use serde_json::Value;
+use tokio::time::Instant;
 
 use crate::connection::outbox::Outbox;
 
@@ -29,6 +30,8 @@ pub enum Command {
         from: Outbox,
         action: Value,
         req: Option<Req>,
+        /// When the move arrived, for the latency histogram.
+        received: Instant,
     },
     /// Send the connection a fresh snapshot.
     Resync { from: Outbox, req: Option<Req> },

@@ -32,6 +32,7 @@ use std::task::{Context, Poll};
 
 use battle_protocol::ServerMsg;
 use futures::task::AtomicWaker;
+use metrics::Counter;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -99,6 +100,10 @@ struct State {
     closing: bool,
     /// The connection is over: nothing is written any more.
     ended: bool,
+    /// Frames written whole to the socket, for the metrics.
+    sent_frames: u64,
+    /// Bytes written to the socket, for the metrics.
+    sent_bytes: u64,
 }
 
 #[derive(Debug)]
@@ -115,6 +120,8 @@ struct Shared {
     writer: AtomicWaker,
     /// The store's commits, when frames must wait for them.
     gate: Option<Arc<Commits>>,
+    /// Counts the connections closed for not keeping up (the server's metrics).
+    overflows: Counter,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -125,14 +132,16 @@ pub struct Outbox {
 
 impl Outbox {
     /// An outbox writing to `socket`, holding up to `capacity` frames and `max_bytes` bytes
-    /// the socket could not take at once.
+    /// the socket could not take at once, and counting in `overflows` each time it closes
+    /// the connection for want of room.
     pub(super) fn new(
         socket: TcpStream,
         capacity: usize,
         max_bytes: usize,
         gate: Option<Arc<Commits>>,
+        overflows: Counter,
     ) -> Outbox {
-        Outbox::build(Some(socket), capacity, max_bytes, gate)
+        Outbox::build(Some(socket), capacity, max_bytes, gate, overflows)
     }
 
     /// An outbox with no socket: every frame stays queued until taken from the returned
@@ -143,7 +152,7 @@ impl Outbox {
 
     /// A [detached](Outbox::detached) outbox bounded in bytes too.
     pub fn detached_with(capacity: usize, max_bytes: usize) -> (Outbox, Tap) {
-        let outbox = Outbox::build(None, capacity, max_bytes, None);
+        let outbox = Outbox::build(None, capacity, max_bytes, None, Counter::noop());
         let tap = Tap {
             outbox: outbox.clone(),
         };
@@ -155,6 +164,7 @@ impl Outbox {
         capacity: usize,
         max_bytes: usize,
         gate: Option<Arc<Commits>>,
+        overflows: Counter,
     ) -> Outbox {
         Outbox {
             shared: Arc::new(Shared {
@@ -165,6 +175,7 @@ impl Outbox {
                 state: Mutex::new(State::default()),
                 writer: AtomicWaker::new(),
                 gate,
+                overflows,
             }),
         }
     }
@@ -257,6 +268,12 @@ impl Outbox {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Frames written whole and bytes written to the socket so far.
+    pub fn sent(&self) -> (u64, u64) {
+        let state = self.state();
+        (state.sent_frames, state.sent_bytes)
+    }
+
     /// The socket, for the connection's reader and writer.
     pub(super) fn socket(&self) -> Option<&TcpStream> {
         self.shared.socket.as_ref()
@@ -281,8 +298,15 @@ impl Outbox {
             if self.committed(ticket) {
                 if let Some(socket) = &self.shared.socket {
                     match socket.try_write(frame.bytes()) {
-                        Ok(n) if n == frame.len() => return Offer::Queued,
-                        Ok(n) => state.offset = n,
+                        Ok(n) if n == frame.len() => {
+                            state.sent_frames += 1;
+                            state.sent_bytes += n as u64;
+                            return Offer::Queued;
+                        }
+                        Ok(n) => {
+                            state.sent_bytes += n as u64;
+                            state.offset = n;
+                        }
                         Err(err) if err.kind() == io::ErrorKind::WouldBlock => {}
                         Err(_) => {
                             self.end_locked(&mut state);
@@ -382,6 +406,7 @@ impl Outbox {
         if state.closing || state.ended {
             return;
         }
+        self.shared.overflows.increment(1);
         let started = if state.offset > 0 {
             state.queue.pop_front()
         } else {
@@ -518,6 +543,7 @@ impl Outbox {
                     }
                 }
             };
+            state.sent_bytes += written as u64;
             let mut left = written + state.offset;
             state.offset = 0;
             while let Some(front) = state.queue.front() {
@@ -527,6 +553,7 @@ impl Outbox {
                 }
                 left -= front.frame.len();
                 state.pop();
+                state.sent_frames += 1;
             }
         }
         // A queue that once backed up gives its memory back.

@@ -126,7 +126,16 @@ async fn pair_with(capacity: usize, max_bytes: usize) -> (Outbox, tokio::net::Tc
     let addr = listener.local_addr().expect("address");
     let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let (accepted, _) = listener.accept().await.expect("accept");
-    (Outbox::new(accepted, capacity, max_bytes, None), client)
+    (
+        Outbox::new(
+            accepted,
+            capacity,
+            max_bytes,
+            None,
+            metrics::Counter::noop(),
+        ),
+        client,
+    )
 }
 
 #[tokio::test]
@@ -194,7 +203,13 @@ async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, tokio::net::TcpStream) {
     let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let (accepted, _) = listener.accept().await.expect("accept");
     (
-        Outbox::new(accepted, 8, usize::MAX, Some(commits.clone())),
+        Outbox::new(
+            accepted,
+            8,
+            usize::MAX,
+            Some(commits.clone()),
+            metrics::Counter::noop(),
+        ),
         client,
     )
 }

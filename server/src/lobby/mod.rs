@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
+use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
@@ -80,6 +81,8 @@ pub struct Lobby {
     draining: AtomicBool,
     /// How many open battles each connection and address may have created.
     quotas: Quotas,
+    /// What the server counts, for `/metrics`.
+    metrics: Arc<Metrics>,
 }
 
 impl Lobby {
@@ -87,6 +90,8 @@ impl Lobby {
     pub fn new(config: Config, store: Store) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
+        let ids: Vec<&'static str> = config.rulesets.iter().map(|entry| entry.id).collect();
+        let metrics = Metrics::new(&ids);
         Arc::new(Lobby {
             battles: DashMap::new(),
             config,
@@ -96,17 +101,48 @@ impl Lobby {
             connections: DashMap::new(),
             draining: AtomicBool::new(false),
             quotas,
+            metrics,
         })
     }
 
     /// A connection opened.
     pub(crate) fn connected(&self, outbox: &Outbox) {
         self.connections.insert(outbox.id(), outbox.clone());
+        self.metrics.connections_opened.increment(1);
     }
 
     /// A connection ended.
     pub(crate) fn disconnected(&self, conn: ConnId) {
-        self.connections.remove(&conn);
+        if let Some((_, outbox)) = self.connections.remove(&conn) {
+            let (frames, bytes) = outbox.sent();
+            self.metrics.connection_closed(frames, bytes);
+        }
+    }
+
+    /// Frames and bytes the open connections have written so far.
+    pub fn sent_by_open_connections(&self) -> (u64, u64) {
+        self.connections
+            .iter()
+            .map(|entry| entry.value().sent())
+            .fold((0, 0), |(frames, bytes), (f, b)| (frames + f, bytes + b))
+    }
+
+    /// What the server counts.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// Call `f` with the summary of every live battle (private ones included), for the
+    /// metrics.
+    pub fn for_each_summary(&self, mut f: impl FnMut(&BattleSummary)) {
+        for entry in self.battles.iter() {
+            f(&entry.value().summary);
+        }
+    }
+
+    /// Players waiting in the matchmaker.
+    pub fn queued_players(&self) -> usize {
+        0
     }
 
     /// How many connections are open.
@@ -286,6 +322,7 @@ impl Lobby {
         let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
         actor.hold_claim(claim);
         self.register(battle_id.clone(), actor, handle, summary, request.private);
+        self.metrics.ruleset(entry.id).battles_created.increment(1);
         tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
         Ok((battle_id, ticket))
     }
