@@ -7,6 +7,10 @@
 pub mod battle;
 pub mod config;
 pub mod connection;
+/// The page served over HTTP on the WebSocket port.
+pub mod http {
+    pub mod assets;
+}
 pub mod lobby;
 pub mod open_files;
 pub mod quota;
