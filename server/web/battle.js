@@ -144,6 +144,7 @@ export class BattleScreen {
     this.root.dataset.status = view.status;
     this.root.dataset.role = view.seat === null ? "spectator" : "player";
     this.root.dataset.seat = view.seat === null ? "" : String(view.seat);
+    this.root.dataset.seq = String(this.seq);
     this.el("battle-ruleset").textContent = view.ruleset;
     this.drawOutcome(view);
     this.drawEnvelope(view);
