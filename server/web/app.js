@@ -205,6 +205,9 @@ async function refreshList() {
   }
 }
 
+// The view held for the battle shown, for the browser's console and the browser test.
+window.battlePage = { view: () => battle.view, seq: () => battle.seq };
+
 $("#back").addEventListener("click", () => go(null));
 window.addEventListener("hashchange", show);
 setInterval(refreshList, LIST_EVERY_MS);

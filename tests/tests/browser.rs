@@ -1,8 +1,10 @@
 //! The web page in a real browser: Chromium, driven by the scripts in `tests/browser/`
 //! through playwright-core, opens the page, and a visitor watches a battle between the
-//! server's bots to its end (`spectate.mjs`), takes a free seat and plays a synergy battle
-//! against a bot from its legal actions (`play.mjs`), and fills a gambit open entry's form
-//! before starting the fight. Each scenario saves a screenshot, which must not be blank.
+//! server's bots to its end (`spectate.mjs`; one of its patches lost and one broken on the
+//! way, so the page must resync, and its final view must be the test's own), takes a free
+//! seat and plays a synergy battle against a bot from its legal actions (`play.mjs`), and
+//! fills a gambit open entry's form before starting the fight. Each scenario saves a
+//! screenshot, which must not be blank.
 //!
 //! Ignored by default: they need Chromium (`/usr/bin/chromium`, or `BATTLE_CHROMIUM`), Node
 //! (`node`, or `BATTLE_NODE`) and `npm ci` in `tests/browser`; `.ci/browser` installs those
@@ -26,9 +28,10 @@ use serde_json::{json, Value};
 /// bounds itself well below this).
 const SCRIPT_LIMIT: Duration = Duration::from_secs(150);
 
-/// The bots' pace in the watched battle: slow enough that the page sees it being played
-/// (a synergy battle between bots takes some 40 to 100 moves), quick enough to end soon.
-const WATCHED_PACE_MS: u64 = 200;
+/// The bots' pace in the watched battle: slow enough that the page sees it being played, with
+/// the patches it tampers with (a synergy battle between bots takes some 20 to 80 moves),
+/// quick enough to end soon.
+const WATCHED_PACE_MS: u64 = 400;
 
 /// Only one browser at a time: two at once on a small machine make every wait slower.
 static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -210,9 +213,13 @@ async fn a_visitor_watches_a_bot_battle_to_its_end() {
     let mut spectator = Client::connect(&server, "spectator").await;
     let mut watch = spectator.spectate(&battle_id).await;
     let out = screenshot_path("spectate");
+    let view_out = out.with_extension("json");
+    let view_path = view_out.to_str().expect("the temporary path is UTF-8");
     let env = [
         ("BATTLE_ID", battle_id.as_str()),
         ("BATTLE_EXPECT_LIVE", "1"),
+        ("BATTLE_TAMPER", "1"),
+        ("BATTLE_VIEW_OUT", view_path),
     ];
     let watching = Drive::watcher();
     let ((), report) = tokio::join!(
@@ -221,6 +228,17 @@ async fn a_visitor_watches_a_bot_battle_to_its_end() {
     );
     check_finished(&watch, "spectator");
     assert!(report.changes >= 10, "a played battle: {report:?}");
+    // The page's patches (and resyncs) built the very view the test's client built.
+    let page_view: Value = serde_json::from_slice(
+        &std::fs::read(&view_out).unwrap_or_else(|e| panic!("no view at {view_path}: {e}")),
+    )
+    .expect("the script writes the view as JSON");
+    let view = watch.view().expect("a finished view");
+    assert!(
+        page_view == *view,
+        "the page's final view differs from the test's:\n page: {page_view}\n test: {view}"
+    );
+    let _ = std::fs::remove_file(&view_out);
     assert_not_blank(&out);
     server.shutdown().await;
 }
