@@ -13,6 +13,9 @@ const LIST_EVERY_MS = 2000;
 /** Most battles asked for on the list's one page. */
 const LIST_LIMIT = 100;
 
+/** Why a seat may not be had, when the battle can still be watched. */
+const SEAT_REFUSALS = new Set(["seat_taken", "no_free_seat", "bad_seat", "battle_over", "bad_setup"]);
+
 const $ = (selector) => document.querySelector(selector);
 
 const url = serverUrl(window.location);
@@ -174,8 +177,18 @@ async function enter(id) {
       }
     }
     if (seat !== undefined) {
-      await conn.request({ type: "join", battle_id: id, seat });
-      return;
+      try {
+        await conn.request({ type: "join", battle_id: id, seat });
+        return;
+      } catch (error) {
+        if (!SEAT_REFUSALS.has(error.code)) {
+          throw error;
+        }
+        // Someone else was quicker, or the battle ended: watch it instead.
+        await conn.request({ type: "spectate", battle_id: id });
+        battle.say(`Seat ${seat} could not be taken (${error.message}); watching instead.`);
+        return;
+      }
     }
     await conn.request({ type: "spectate", battle_id: id });
   } catch (error) {
