@@ -155,10 +155,7 @@ export class BattleScreen {
       this.treeState.openDepth = board ? 2 : 3;
     }
     if (board && view.game) {
-      board.render(this.el("board"), view, {
-        act: (action) => this.play.send(action),
-        pending: () => this.play.pending,
-      });
+      board.render(this.el("board"), view, { act: (action) => this.play.send(action) });
     } else {
       this.el("board").replaceChildren();
     }

@@ -139,7 +139,7 @@ function handBox(view, seat, ctx) {
     if (!side.hand.length) {
       return h("div", { class: "hand empty muted", text: "No cards in hand." });
     }
-    return h("div", { class: "hand own" }, side.hand.map((c) => card(c, playable.has(c.id) && !ctx.pending(), ctx)));
+    return h("div", { class: "hand own" }, side.hand.map((c) => card(c, playable.has(c.id), ctx)));
   }
   const backs = [];
   for (let i = 0; i < side.hand_count; i += 1) {
@@ -166,7 +166,7 @@ function resultBox(view) {
 
 /**
  * Draws the board for `view` into `root`. `ctx.act(action)` plays an action for a seated
- * viewer; `ctx.pending()` says whether one is waiting for its answer.
+ * viewer (ignored while another waits for its answer).
  */
 export function render(root, view, ctx) {
   const game = view.game;
