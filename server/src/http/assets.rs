@@ -1,21 +1,185 @@
-//! The web page's files, embedded in the binary.
+//! The web page's files, built into the binary: the battle page (`server/web/`: the HTML, its
+//! style sheet and its JavaScript modules), each with the content type it is served with.
+//! [`asset`] maps a request path to a file; anything else is not ours to answer.
 
-/// One embedded file.
-#[derive(Debug, Clone, Copy)]
+/// One file of the page, as it is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Asset {
-    /// Its media type.
+    /// The `Content-Type` header's value.
     pub content_type: &'static str,
-    /// Its bytes.
+    /// The file's bytes, as they are in `server/web/`.
     pub body: &'static [u8],
 }
 
-/// The file served at `path`.
+/// HTML, for the page itself.
+const HTML: &str = "text/html; charset=utf-8";
+/// The style sheet.
+const CSS: &str = "text/css; charset=utf-8";
+/// The ES modules.
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Every file of the page by its path (`/` is the page too, see [`asset`]).
+const FILES: &[(&str, Asset)] = &[
+    (
+        "/index.html",
+        file(HTML, include_bytes!("../../web/index.html")),
+    ),
+    (
+        "/style.css",
+        file(CSS, include_bytes!("../../web/style.css")),
+    ),
+    ("/app.js", file(JS, include_bytes!("../../web/app.js"))),
+    (
+        "/battle.js",
+        file(JS, include_bytes!("../../web/battle.js")),
+    ),
+    (
+        "/choose.js",
+        file(JS, include_bytes!("../../web/choose.js")),
+    ),
+    ("/conn.js", file(JS, include_bytes!("../../web/conn.js"))),
+    ("/dom.js", file(JS, include_bytes!("../../web/dom.js"))),
+    ("/lobby.js", file(JS, include_bytes!("../../web/lobby.js"))),
+    ("/patch.js", file(JS, include_bytes!("../../web/patch.js"))),
+    ("/play.js", file(JS, include_bytes!("../../web/play.js"))),
+    (
+        "/synergy.js",
+        file(JS, include_bytes!("../../web/synergy.js")),
+    ),
+    ("/tree.js", file(JS, include_bytes!("../../web/tree.js"))),
+];
+
+const fn file(content_type: &'static str, body: &'static [u8]) -> Asset {
+    Asset { content_type, body }
+}
+
+/// The file served at `path` (the request target's path, without its query string): `/` and
+/// `/index.html` give the page, `/app.js` and the other modules, `/style.css`. `None` for
+/// any other path.
 pub fn asset(path: &str) -> Option<Asset> {
-    match path {
-        "/" | "/index.html" => Some(Asset {
-            content_type: "text/html; charset=utf-8",
-            body: b"<!doctype html><title>battle-server</title>",
-        }),
-        _ => None,
+    let path = if path == "/" { "/index.html" } else { path };
+    FILES
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|(_, asset)| *asset)
+}
+
+/// The paths [`asset`] answers, `/` aside (for listings and tests).
+pub fn paths() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(name, _)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(asset: Asset) -> &'static str {
+        std::str::from_utf8(asset.body).expect("the page's files are UTF-8 text")
+    }
+
+    #[test]
+    fn the_page_is_served_at_the_root_and_by_name() {
+        let root = asset("/").expect("the root is the page");
+        assert_eq!(root, asset("/index.html").expect("the page by name"));
+        assert_eq!(root.content_type, "text/html; charset=utf-8");
+        assert!(text(root).contains("<script type=\"module\" src=\"./app.js\">"));
+    }
+
+    #[test]
+    fn every_file_has_its_type() {
+        for path in paths() {
+            let found = asset(path).unwrap_or_else(|| panic!("{path} is listed but not found"));
+            let want = match path.rsplit_once('.').map(|(_, ext)| ext) {
+                Some("html") => HTML,
+                Some("css") => CSS,
+                Some("js") => JS,
+                other => panic!("{path}: no type for the extension {other:?}"),
+            };
+            assert_eq!(found.content_type, want, "{path}");
+            assert!(!found.body.is_empty(), "{path} is empty");
+        }
+        assert_eq!(asset("/style.css").map(|a| a.content_type), Some(CSS));
+        assert_eq!(asset("/app.js").map(|a| a.content_type), Some(JS));
+        assert_eq!(asset("/patch.js").map(|a| a.content_type), Some(JS));
+    }
+
+    #[test]
+    fn unknown_paths_are_not_found() {
+        for path in [
+            "",
+            "/nope.js",
+            "/index.htm",
+            "/app.js/",
+            "//app.js",
+            "/../server/web/app.js",
+            "/web/app.js",
+            "/APP.JS",
+            "app.js",
+            "/api/battles",
+        ] {
+            assert_eq!(asset(path), None, "{path:?}");
+        }
+    }
+
+    /// The `./` files a file refers to: `import ... from "./x.js"`, `src="./x.js"` and
+    /// `href="./x.css"`.
+    fn local_imports(source: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        for line in source.lines() {
+            let line = line.trim();
+            let spec = if line.starts_with("import ") || line.starts_with("} from ") {
+                line.split(" from ").nth(1)
+            } else if let Some(at) = line.find("src=").or_else(|| line.find("href=")) {
+                line[at..].split_once('=').map(|(_, value)| value)
+            } else {
+                None
+            };
+            let Some(spec) = spec else { continue };
+            let spec = spec.trim_start_matches(['"', '\'']);
+            if let Some(name) = spec.strip_prefix("./") {
+                let end = name.find(['"', '\'']).unwrap_or(name.len());
+                found.push(format!("/{}", &name[..end]));
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_module_the_page_imports_is_served() {
+        let mut checked = 0;
+        for path in paths() {
+            let source = text(asset(path).expect("listed paths are found"));
+            for import in local_imports(source) {
+                let served = asset(&import)
+                    .unwrap_or_else(|| panic!("{path} refers to {import}, which is not served"));
+                if import.ends_with(".js") {
+                    assert_eq!(served.content_type, JS, "{path} imports {import}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 10,
+            "only {checked} imports found: is the scan still right?"
+        );
+    }
+
+    #[test]
+    fn every_served_module_is_imported() {
+        let imported: Vec<String> = paths()
+            .flat_map(|path| local_imports(text(asset(path).expect("listed paths are found"))))
+            .collect();
+        for path in paths().filter(|p| p.ends_with(".js")) {
+            assert!(
+                imported.iter().any(|i| i == path),
+                "{path} is served but nothing imports it"
+            );
+        }
+    }
+
+    #[test]
+    fn the_reference_scan_reads_every_form() {
+        let source = "import { a } from \"./a.js\";\n  } from './b.js';\n<script type=\"module\" src=\"./c.js\"></script>\nimport x from \"other\";\n<link rel=\"stylesheet\" href=\"./d.css\">\n<link rel=\"icon\" href=\"data:,\">";
+        assert_eq!(local_imports(source), ["/a.js", "/b.js", "/c.js", "/d.css"]);
     }
 }
