@@ -88,7 +88,9 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
             },
             () = &mut look => {
                 let now = Instant::now();
+                router.take_mail();
                 router.forget_ended_battles(now);
+                router.waiting_in_queue(now);
                 match keepalive.look(now, std::mem::take(&mut heard), router.idle_since) {
                     Look::Wait(next) => look.as_mut().reset(next),
                     Look::Ping(next) => {
@@ -139,6 +141,11 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
             tracing::debug!(conn = conn.id().0, ?peer, "closed for flooding");
             conn.close(CloseCode::Policy, "too many requests over the rate limits");
         }
+    }
+    // Battles the connection was put in and has not heard of yet are told too; nobody can
+    // put it in one from now on.
+    for entered in router.outbox.mailbox().seal() {
+        router.battles.insert(entered.battle_id, entered.handle);
     }
     for handle in router.battles.values() {
         // A full battle queue must not keep a dead connection's reader alive; the battle
@@ -345,6 +352,8 @@ impl Router {
     /// [`Router::delivered`]. (Keeping the wait out of here keeps each connection's task
     /// small: a waiting send's state is large and almost never needed.)
     fn route(&mut self, text: &str) -> Option<Blocked> {
+        // Battles someone else put this connection in are routed to like its own.
+        self.take_mail();
         // The token is taken first; the message is read even without one, for the refusal
         // to echo its `req`.
         let taken = self.limits.messages.take();
@@ -587,6 +596,29 @@ impl Router {
     fn forget(&mut self, battle_id: &str) {
         if self.battles.remove(battle_id).is_some() && self.battles.is_empty() {
             self.idle_since = Some(Instant::now());
+        }
+    }
+
+    /// Learn of the battles someone else (the matchmaker) made this connection part of:
+    /// from now on they are routed to, and told when the connection closes. With nothing
+    /// posted, one relaxed load.
+    #[inline]
+    fn take_mail(&mut self) {
+        let entered = self.outbox.mailbox().take();
+        if entered.is_empty() {
+            return;
+        }
+        for entered in entered {
+            self.battles.insert(entered.battle_id, entered.handle);
+        }
+        self.idle_since = None;
+    }
+
+    /// A connection in no battle that waits in the matchmaker's queue is in use: its idle
+    /// time starts again at every look while it waits (so from about when it stops waiting).
+    fn waiting_in_queue(&mut self, now: Instant) {
+        if self.idle_since.is_some() && self.outbox.mailbox().is_queued() {
+            self.idle_since = Some(now);
         }
     }
 
