@@ -8,6 +8,7 @@ pub mod battle;
 pub mod config;
 pub mod connection;
 pub mod lobby;
+pub mod matchmaker;
 pub mod open_files;
 pub mod quota;
 pub mod replay;

@@ -22,9 +22,10 @@ use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
 use super::outbox::Outbox;
 use super::rate::{retry_after_ms, Limits};
-use crate::battle::{BattleHandle, Command, Offered};
+use crate::battle::{BattleHandle, Command, Offered, Seating};
 use crate::config::{Config, Rate};
 use crate::lobby::{CreateRequest, Lobby, Page};
+use crate::matchmaker::QueueRequest;
 use crate::quota::Creator;
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
@@ -141,6 +142,9 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>) {
             tracing::debug!(conn = conn.id().0, ?peer, "closed for flooding");
             conn.close(CloseCode::Policy, "too many requests over the rate limits");
         }
+    }
+    if router.outbox.mailbox().is_queued() {
+        router.lobby.matchmaker().gone(router.outbox.id());
     }
     // Battles the connection was put in and has not heard of yet are told too; nobody can
     // put it in one from now on.
@@ -309,14 +313,17 @@ impl Router {
                 self.limits.lobby.take(),
                 self.limits.lobby.rate(),
             ),
-            ClientMsg::Create { .. } => match self.limits.creates.take() {
-                Ok(()) => (
-                    "creates from your address",
-                    self.creator.take_create(),
-                    self.creator.create_rate(),
-                ),
-                Err(wait) => ("creates", Err(wait), self.limits.creates.rate()),
-            },
+            // A queue may create a battle: it is held to the create rates.
+            ClientMsg::Create { .. } | ClientMsg::Queue { .. } => {
+                match self.limits.creates.take() {
+                    Ok(()) => (
+                        "creates from your address",
+                        self.creator.take_create(),
+                        self.creator.create_rate(),
+                    ),
+                    Err(wait) => ("creates", Err(wait), self.limits.creates.rate()),
+                }
+            }
             _ => return true,
         };
         match taken {
@@ -462,6 +469,7 @@ impl Router {
                     seat,
                     setup,
                     req,
+                    answer: Seating::Joined,
                 };
                 return self.enter(battle_id, req, join);
             }
@@ -486,6 +494,33 @@ impl Router {
             }
             ClientMsg::Leave { battle_id, req } => {
                 return self.within(battle_id, req, Command::Leave { from, req }, true)
+            }
+            ClientMsg::Queue {
+                ruleset,
+                options,
+                sample,
+                setup,
+                bot_after_ms,
+                req,
+            } => {
+                let request = QueueRequest {
+                    ruleset,
+                    options,
+                    sample,
+                    setup,
+                    bot_after_ms,
+                };
+                let matchmaker = self.lobby.matchmaker();
+                if let Err((code, message)) =
+                    matchmaker.queue(self.lobby.config(), request, from, req)
+                {
+                    self.reply(ServerMsg::error(code, message, req));
+                }
+            }
+            ClientMsg::Unqueue { req } => {
+                if let Err((code, message)) = self.lobby.matchmaker().unqueue(from, req) {
+                    self.reply(ServerMsg::error(code, message, req));
+                }
             }
         }
         None
@@ -713,6 +748,8 @@ fn battle_of(msg: &ClientMsg) -> Option<&str> {
         ClientMsg::Hello { .. }
         | ClientMsg::List { .. }
         | ClientMsg::Create { .. }
+        | ClientMsg::Queue { .. }
+        | ClientMsg::Unqueue { .. }
         | ClientMsg::Ping { .. } => None,
     }
 }

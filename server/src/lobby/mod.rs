@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
+use crate::matchmaker::{self, MatchmakerHandle};
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
@@ -80,14 +81,18 @@ pub struct Lobby {
     draining: AtomicBool,
     /// How many open battles each connection and address may have created.
     quotas: Quotas,
+    /// The way into the matchmaker, which creates battles here for players who queue.
+    matchmaker: MatchmakerHandle,
 }
 
 impl Lobby {
-    /// An empty lobby keeping its battles in `store`.
+    /// An empty lobby keeping its battles in `store`, with its matchmaker's task started
+    /// (within a tokio runtime).
     pub fn new(config: Config, store: Store) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
-        Arc::new(Lobby {
+        let (matchmaker, starter) = matchmaker::channel();
+        let lobby = Arc::new(Lobby {
             battles: DashMap::new(),
             config,
             index: Mutex::new(Index::default()),
@@ -96,7 +101,15 @@ impl Lobby {
             connections: DashMap::new(),
             draining: AtomicBool::new(false),
             quotas,
-        })
+            matchmaker,
+        });
+        starter.start(&lobby);
+        lobby
+    }
+
+    /// The way into the matchmaker.
+    pub fn matchmaker(&self) -> &MatchmakerHandle {
+        &self.matchmaker
     }
 
     /// A connection opened.
@@ -191,17 +204,7 @@ impl Lobby {
         request: CreateRequest,
         creator: &Creator,
     ) -> Result<(String, Ticket), Refusal> {
-        let entry = self.config.ruleset(&request.ruleset).ok_or_else(|| {
-            let known: Vec<&str> = self.config.rulesets.iter().map(|e| e.id).collect();
-            (
-                ErrorCode::UnknownRuleset,
-                format!(
-                    "no ruleset {:?}; this server has: {}",
-                    request.ruleset,
-                    known.join(", ")
-                ),
-            )
-        })?;
+        let entry = offered(&self.config, &request.ruleset)?;
         if self.battles.len() >= self.config.max_battles {
             return Err((
                 ErrorCode::ServerBusy,
@@ -395,6 +398,18 @@ impl Lobby {
             }
         }
     }
+}
+
+/// The ruleset `id` among those `config` offers, or the `unknown_ruleset` refusal naming
+/// them.
+pub fn offered(config: &Config, id: &str) -> Result<&'static RulesetEntry, Refusal> {
+    config.ruleset(id).ok_or_else(|| {
+        let known: Vec<&str> = config.rulesets.iter().map(|e| e.id).collect();
+        (
+            ErrorCode::UnknownRuleset,
+            format!("no ruleset {id:?}; this server has: {}", known.join(", ")),
+        )
+    })
 }
 
 /// The turn timer `create` asks for: absent, the ruleset's default; `"off"`, none; an object,
