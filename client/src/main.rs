@@ -5,14 +5,16 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use battle_client::term::lobby::{self, BattleSpec, Opponent};
-use battle_client::term::outcome::result_lines;
-use battle_client::term::plain::{self, Ending};
 use battle_client::term::replay::{self, export, finished, text, viewer};
 use battle_client::term::share::{
-    is_refused, join_command, no_server_hint, rejoin_command, server_url, watch_command,
+    is_refused, join_command, no_server_hint, server_url, watch_command,
 };
-use battle_client::term::{app, AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
+use battle_client::term::{AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
 use clap::{Args, Parser, Subcommand};
+
+#[path = "cli/play.rs"]
+mod play;
+use play::{play, play_queued};
 
 /// Terminal client for the battle server. Every flag can also be set through the environment
 /// variable shown.
@@ -38,7 +40,7 @@ enum Command {
     List(ListArgs),
     /// Show the rulesets the server offers, with their samples.
     Rulesets,
-    /// Create a battle, take a seat and play it.
+    /// Create a battle, take a seat and play it; or with --queue, wait for opponents.
     Play(PlayArgs),
     /// Take a seat in an existing battle.
     Join(JoinArgs),
@@ -72,6 +74,23 @@ struct PlayArgs {
     /// else the server's bots on the other seats.
     #[arg(long, env = "BATTLE_VS_BOT", conflicts_with = "pvp")]
     vs_bot: bool,
+    /// Wait in the server's matchmaking queue for opponents who ask for the same ruleset and
+    /// options (--sample or --options; neither: the ruleset's defaults), then play the battle
+    /// found.
+    #[arg(
+        long,
+        env = "BATTLE_QUEUE",
+        conflicts_with_all = ["vs_bot", "pvp", "pace_ms", "private"]
+    )]
+    queue: bool,
+    /// With --queue: play the server's bots after this many seconds without a match.
+    #[arg(
+        long,
+        env = "BATTLE_BOT_AFTER",
+        requires = "queue",
+        value_name = "SECS"
+    )]
+    bot_after: Option<u64>,
     /// Leave the other seats to people (who join with the printed command).
     #[arg(long, env = "BATTLE_PVP")]
     pvp: bool,
@@ -312,6 +331,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", lobby::rulesets_table(&rulesets));
             Ok(ExitCode::SUCCESS)
         }
+        Command::Play(args) if args.queue => play_queued(server, args, policy).await,
         Command::Play(args) => {
             let setup = args.setup.value()?;
             let options = match &args.options {
@@ -420,67 +440,4 @@ async fn fetch_replay(server: &str, battle_id: &str) -> anyhow::Result<battle_pr
                 .context(format!("asking for the replay of battle {battle_id}")),
         }
     })
-}
-
-/// Run the session in plain mode or the full-screen UI, then leave and say how to come back
-/// (or, after the full-screen UI, what the result was). `invite` says how others join and
-/// watch, for the waiting screen.
-async fn play(
-    server: &str,
-    mut session: AnySession,
-    display: Display,
-    invite: Vec<String>,
-) -> anyhow::Result<ExitCode> {
-    let battle_id = session.feed().battle_id().to_owned();
-    let rejoin = match &session {
-        AnySession::Player(p) => {
-            let command = rejoin_command(server, &battle_id, p.token());
-            println!("you hold seat {}; to come back later: {command}", p.seat());
-            Some(command)
-        }
-        AnySession::Spectator(_) => None,
-    };
-    let plain_mode = display.plain || !std::io::stdout().is_terminal();
-    let ending = if plain_mode {
-        let mut input = plain::stdin_lines();
-        let mut out = std::io::stdout();
-        plain::run(&mut session, &mut input, &mut out).await?
-    } else {
-        let mut invite = invite;
-        if invite.is_empty() {
-            invite.push(format!(
-                "others watch with: {}",
-                watch_command(server, &battle_id)
-            ));
-        }
-        app::run(&mut session, invite).await?;
-        // The screen is gone: the result stays on the terminal.
-        for line in result_lines(session.feed().tracker()) {
-            println!("{line}");
-        }
-        if session.feed().tracker().is_over() {
-            Ending::Finished
-        } else {
-            Ending::Quit
-        }
-    };
-    let finished = session.feed().tracker().is_over();
-    session.quit().await;
-    match ending {
-        Ending::Finished => Ok(ExitCode::SUCCESS),
-        Ending::Quit | Ending::Lost(_) if finished => Ok(ExitCode::SUCCESS),
-        Ending::Quit => {
-            if let Some(command) = rejoin {
-                println!("left battle {battle_id}; your seat waits: {command}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Ending::Lost(why) => {
-            eprintln!("lost battle {battle_id}: {why}");
-            if let Some(command) = rejoin {
-                eprintln!("try again later: {command}");
-            }
-            Ok(ExitCode::FAILURE)
-        }
-    }
 }

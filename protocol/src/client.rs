@@ -126,6 +126,34 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
+    /// Wait for opponents: the matchmaker puts this connection in the pool of everyone who
+    /// asked for the same ruleset with the same options, answers `queued`, and once the pool
+    /// holds a battle's worth of people sends each of them `matched` and a `snapshot`.
+    Queue {
+        /// Ruleset id, e.g. `"synergy"`.
+        ruleset: String,
+        /// The battle's options, as in `create` (not with `sample`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<Value>,
+        /// The name of one of the ruleset's samples (as `welcome` lists them), standing for
+        /// its options (not with `options`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sample: Option<String>,
+        /// What this player brings to their seat, as in `join`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setup: Option<Value>,
+        /// With no match within this many milliseconds (at most
+        /// [`ClientMsg::BOT_AFTER_MS_MAX`]), play the server's bots instead.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_after_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Stop waiting for opponents; answered by `unqueued`.
+    Unqueue {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
     /// Ask for a finished battle as its spectators saw it; answered by `replay`.
     Replay {
         battle_id: String,
@@ -141,10 +169,13 @@ pub enum ClientMsg {
 
 impl ClientMsg {
     /// The `type` names the server understands, in documentation order.
-    pub const TYPES: [&'static str; 12] = [
+    pub const TYPES: [&'static str; 14] = [
         "hello", "list", "create", "join", "rejoin", "spectate", "act", "resync", "resign",
-        "leave", "replay", "ping",
+        "leave", "queue", "unqueue", "replay", "ping",
     ];
+
+    /// The longest `bot_after_ms` a `queue` may ask for: ten minutes.
+    pub const BOT_AFTER_MS_MAX: u64 = 600_000;
 
     /// Battles in a `list` page when the request gives no `limit`.
     pub const LIST_LIMIT_DEFAULT: u32 = 50;
@@ -165,6 +196,8 @@ impl ClientMsg {
             | ClientMsg::Resync { req, .. }
             | ClientMsg::Resign { req, .. }
             | ClientMsg::Leave { req, .. }
+            | ClientMsg::Queue { req, .. }
+            | ClientMsg::Unqueue { req }
             | ClientMsg::Replay { req, .. }
             | ClientMsg::Ping { req } => *req,
         }
@@ -242,12 +275,42 @@ mod tests {
     }
 
     #[test]
+    fn queue_round_trips_and_defaults() {
+        let text = r#"{"type":"queue","ruleset":"synergy","sample":"pvp","setup":{"deck":["C001"]},"bot_after_ms":5000,"req":4}"#;
+        let msg: ClientMsg = serde_json::from_str(text).expect("valid queue message");
+        assert_eq!(
+            msg,
+            ClientMsg::Queue {
+                ruleset: "synergy".into(),
+                options: None,
+                sample: Some("pvp".into()),
+                setup: Some(json!({"deck": ["C001"]})),
+                bot_after_ms: Some(5000),
+                req: Some(4)
+            }
+        );
+        assert_eq!(msg.req(), Some(4));
+        assert_eq!(
+            serde_json::to_value(&msg).expect("serializable"),
+            serde_json::from_str::<Value>(text).expect("valid json")
+        );
+        let bare: ClientMsg = serde_json::from_str(r#"{"type":"unqueue"}"#).expect("valid unqueue");
+        assert_eq!(bare, ClientMsg::Unqueue { req: None });
+        assert!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"queue","ruleset":"x","seat":1}"#)
+                .is_err(),
+            "a queue names no seat"
+        );
+    }
+
+    #[test]
     fn every_type_name_parses() {
         for t in ClientMsg::TYPES {
             // Fields a variant does not have are refused, so build each minimal message.
             let minimal = match t {
                 "hello" => json!({"type": t, "protocol": 1}),
-                "list" | "ping" => json!({"type": t}),
+                "list" | "ping" | "unqueue" => json!({"type": t}),
+                "queue" => json!({"type": t, "ruleset": "x"}),
                 "create" => json!({"type": t, "ruleset": "x"}),
                 "rejoin" => json!({"type": t, "battle_id": "b", "token": "t"}),
                 "act" => json!({"type": t, "battle_id": "b", "action": {}}),

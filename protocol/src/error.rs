@@ -50,6 +50,10 @@ pub enum ErrorCode {
     SpectatorsCannotAct,
     /// `replay` named a battle that is still being played: spectate it instead.
     NotFinished,
+    /// `queue` from a connection already waiting in the queue: nothing changed.
+    AlreadyQueued,
+    /// `unqueue` from a connection that is not waiting in the queue.
+    NotQueued,
     /// The server is at a configured limit (battles, queue); try again later.
     ServerBusy,
     /// The connection sent more requests than its rate allows; nothing was done. The error
@@ -61,7 +65,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -83,6 +87,8 @@ impl ErrorCode {
         ErrorCode::BadAction,
         ErrorCode::SpectatorsCannotAct,
         ErrorCode::NotFinished,
+        ErrorCode::AlreadyQueued,
+        ErrorCode::NotQueued,
         ErrorCode::ServerBusy,
         ErrorCode::RateLimited,
         ErrorCode::Internal,
@@ -112,6 +118,8 @@ impl ErrorCode {
             ErrorCode::BadAction => "bad_action",
             ErrorCode::SpectatorsCannotAct => "spectators_cannot_act",
             ErrorCode::NotFinished => "not_finished",
+            ErrorCode::AlreadyQueued => "already_queued",
+            ErrorCode::NotQueued => "not_queued",
             ErrorCode::ServerBusy => "server_busy",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Internal => "internal",

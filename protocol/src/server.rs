@@ -49,6 +49,34 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
     },
+    /// A queue found this player a battle: the seat it holds there and the seat's token, as
+    /// `joined` gives them; the battle's `snapshot` follows. `req` is the `queue`'s.
+    Matched {
+        battle_id: String,
+        seat: Seat,
+        /// Secret that lets this seat be taken back with `rejoin`.
+        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Answer to `queue`: the connection waits for opponents.
+    Queued {
+        /// The ruleset asked for.
+        ruleset: String,
+        /// How many players wait in the same pool (same ruleset, same options), this one
+        /// included.
+        waiting: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// The connection no longer waits in the queue.
+    Unqueued {
+        /// `"requested"` (answering `unqueue`, whose `req` it carries) or `"server_busy"` (a
+        /// match was found but the server could not make its battle; the `queue`'s `req`).
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
     /// Answer to `spectate`; a `snapshot` follows.
     Spectating {
         battle_id: String,
@@ -193,6 +221,42 @@ mod tests {
         };
         let v: Value = serde_json::from_str(&last.to_text()).expect("valid json");
         assert_eq!(v, json!({"type": "battles", "battles": [], "total": 0}));
+    }
+
+    #[test]
+    fn queue_answers_serialize_as_documented() {
+        let cases = [
+            (
+                ServerMsg::Queued {
+                    ruleset: "synergy".into(),
+                    waiting: 1,
+                    req: Some(4),
+                },
+                json!({"type": "queued", "ruleset": "synergy", "waiting": 1, "req": 4}),
+            ),
+            (
+                ServerMsg::Matched {
+                    battle_id: "b".into(),
+                    seat: 1,
+                    token: "t".into(),
+                    req: Some(4),
+                },
+                json!({"type": "matched", "battle_id": "b", "seat": 1, "token": "t", "req": 4}),
+            ),
+            (
+                ServerMsg::Unqueued {
+                    reason: "requested".into(),
+                    req: None,
+                },
+                json!({"type": "unqueued", "reason": "requested"}),
+            ),
+        ];
+        for (msg, want) in cases {
+            let v: Value = serde_json::from_str(&msg.to_text()).expect("valid json");
+            assert_eq!(v, want);
+            let back: ServerMsg = serde_json::from_value(v).expect("round trip");
+            assert_eq!(back, msg);
+        }
     }
 
     #[test]

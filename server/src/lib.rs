@@ -9,6 +9,7 @@ pub mod config;
 pub mod connection;
 pub mod http;
 pub mod lobby;
+pub mod matchmaker;
 pub mod metrics;
 pub mod open_files;
 pub mod quota;

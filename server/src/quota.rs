@@ -8,6 +8,12 @@
 //! refused with `server_busy`. So a client that floods `create` holds at most its quota of
 //! battles, which nobody joined and which expire after the unjoined TTL, and the rest of the
 //! server's battles stay for everyone else.
+//!
+//! The matchmaker's battles count against no connection's or address's quota: they are
+//! created with [`Quotas::matchmaker`], whose open battles are counted but never refused,
+//! because its players are sent in as each battle is made (it is under way at once), `queue`
+//! draws on the same create buckets as `create`, and `--max-battles` bounds them like any
+//! battle.
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -48,6 +54,8 @@ pub struct Address {
 pub struct Creator {
     open: Arc<AtomicUsize>,
     address: Arc<Address>,
+    /// Its open battles are held to the quotas (all but the matchmaker's).
+    limited: bool,
 }
 
 /// One open battle, counted against its creator and its creator's address until dropped.
@@ -97,12 +105,38 @@ impl Quotas {
         Creator {
             open: Arc::new(AtomicUsize::new(0)),
             address,
+            limited: true,
+        }
+    }
+
+    /// The matchmaker's standing: its open battles are counted (on an address of their own,
+    /// known to no connection) but never refused, since each is under way as soon as it is
+    /// made.
+    pub fn matchmaker(&self) -> Creator {
+        let ip = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+        Creator {
+            open: Arc::new(AtomicUsize::new(0)),
+            address: Arc::new(Address {
+                ip,
+                open: AtomicUsize::new(0),
+                creates: Bucket::new(Rate::UNLIMITED),
+                created_at: AtomicU64::new(0),
+            }),
+            limited: false,
         }
     }
 
     /// Count a new battle against `creator` and its address, or refuse it (`server_busy`,
     /// saying which quota is full).
     pub fn claim(&self, creator: &Creator) -> Result<Claim, Refusal> {
+        if !creator.limited {
+            creator.open.fetch_add(1, Ordering::AcqRel);
+            creator.address.open.fetch_add(1, Ordering::AcqRel);
+            return Ok(Claim {
+                open: creator.open.clone(),
+                address: creator.address.clone(),
+            });
+        }
         if !take(&creator.open, self.per_connection) {
             return Err((
                 ErrorCode::ServerBusy,
@@ -274,6 +308,27 @@ mod tests {
         assert_eq!(creator.open(), 1000);
         drop(claims);
         assert_eq!(creator.open(), 0);
+    }
+
+    #[test]
+    fn the_matchmaker_is_counted_but_never_refused_nor_shares_an_address() {
+        let quotas = quotas(1, 1);
+        let matchmaker = quotas.matchmaker();
+        let claims: Vec<Claim> = (0..10)
+            .map(|_| quotas.claim(&matchmaker).expect("never refused"))
+            .collect();
+        assert_eq!(matchmaker.open(), 10);
+        let unknown = quotas.creator(None);
+        quotas
+            .claim(&unknown)
+            .expect("a connection of unknown address keeps its own quota");
+        assert_eq!(
+            quotas.addresses(),
+            1,
+            "the matchmaker's address is not listed"
+        );
+        drop(claims);
+        assert_eq!(matchmaker.open(), 0);
     }
 
     #[test]

@@ -65,13 +65,44 @@ impl Status {
     }
 }
 
+/// The terminal's keys and resizes, read on a thread of their own. A process needs only
+/// one: a second reader would race the first for keys, so screens shown one after another
+/// (waiting in the queue, then the battle) hand it on.
+#[derive(Debug)]
+pub struct Keys {
+    rx: mpsc::Receiver<Input>,
+}
+
+impl Keys {
+    /// Start reading the terminal's keys.
+    pub fn spawn() -> Keys {
+        Keys {
+            rx: spawn_input_thread(),
+        }
+    }
+
+    /// The next key or resize; `None` once the reading thread has stopped.
+    pub(crate) async fn recv(&mut self) -> Option<Input> {
+        self.rx.recv().await
+    }
+}
+
 /// Take over the terminal and run the UI until the person quits. `invite` holds the lines
 /// that tell others how to join and watch (shown while the battle waits for players). The
 /// terminal is restored before returning, also on error; the session is left open for the
 /// caller to quit.
 pub async fn run(session: &mut AnySession, invite: Vec<String>) -> io::Result<()> {
+    run_with_keys(session, invite, &mut Keys::spawn()).await
+}
+
+/// [`run`], reading the keys from `keys` (already read by an earlier screen).
+pub async fn run_with_keys(
+    session: &mut AnySession,
+    invite: Vec<String>,
+    keys: &mut Keys,
+) -> io::Result<()> {
     let mut terminal = ratatui::try_init()?;
-    let result = ui_loop(&mut terminal, session, &invite).await;
+    let result = ui_loop(&mut terminal, session, &invite, keys).await;
     ratatui::restore();
     result
 }
@@ -98,8 +129,8 @@ async fn ui_loop(
     terminal: &mut DefaultTerminal,
     session: &mut AnySession,
     invite: &[String],
+    keys: &mut Keys,
 ) -> io::Result<()> {
-    let mut keys = spawn_input_thread();
     let mut status = Status::default();
     let mut show_help = false;
     let mut log_scroll = 0usize;

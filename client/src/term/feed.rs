@@ -107,6 +107,31 @@ impl BattleFeed {
         Ok((feed, seating))
     }
 
+    /// A feed for a seat taken on `conn` already (the matchmaker seated it): `tracker` holds
+    /// the snapshot that followed, `token` takes the seat back after a reconnect, and the
+    /// feed's requests are numbered from `next_req`.
+    pub(crate) fn seated(
+        url: &str,
+        conn: Connection,
+        tracker: ViewTracker,
+        token: &str,
+        policy: ReconnectPolicy,
+        next_req: Req,
+    ) -> BattleFeed {
+        BattleFeed {
+            url: url.to_owned(),
+            policy,
+            conn: Some(conn),
+            tracker,
+            reentry: Entry::Rejoin(token.to_owned()),
+            next_req,
+            link: Link::Connected,
+            retry: None,
+            pending_act: None,
+            pending_resync: None,
+        }
+    }
+
     /// The battle's id.
     pub fn battle_id(&self) -> &str {
         self.tracker.battle_id()

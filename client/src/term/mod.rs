@@ -4,7 +4,8 @@
 //!   spectator, both following their battle through a [`BattleFeed`] that applies snapshots
 //!   and patches, resyncs after a `seq` gap and reconnects with backoff
 //!   ([`ReconnectPolicy`]);
-//! - [`lobby`]: listing and creating battles;
+//! - [`lobby`]: listing and creating battles; [`queue`] and [`waiting`]: waiting in the
+//!   matchmaking queue until a battle is found;
 //! - [`ui`]: the full-screen screens (synergy panel, generic panel), drawn from state alone;
 //! - [`app`]: the full-screen loop; [`plain`]: line-per-event mode for scripts;
 //! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
@@ -28,11 +29,13 @@ pub mod outcome;
 pub mod picker;
 pub mod plain;
 pub mod presence;
+pub mod queue;
 pub mod reconnect;
 pub mod replay;
 pub mod session;
 pub mod share;
 pub mod ui;
+pub mod waiting;
 
 pub use error::SessionError;
 pub use feed::{BattleFeed, Event};

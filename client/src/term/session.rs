@@ -40,6 +40,11 @@ impl PlayerSession {
         Self::open(url, battle_id, Entry::Rejoin(token.to_owned()), policy).await
     }
 
+    /// The seat `seat` held with `token`, followed through `feed`.
+    pub(crate) fn seated(feed: BattleFeed, seat: Seat, token: String) -> PlayerSession {
+        PlayerSession { feed, seat, token }
+    }
+
     async fn open(
         url: &str,
         battle_id: &str,

@@ -249,7 +249,8 @@ impl BattleActor {
                 seat,
                 setup,
                 req,
-            } => self.join(from, seat, setup, req),
+                answer,
+            } => self.join(from, seat, setup, req, answer),
             Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
             Command::Spectate { from, req } => self.spectate(from, req),
             Command::Act {

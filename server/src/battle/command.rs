@@ -10,12 +10,14 @@ use crate::connection::outbox::Outbox;
 /// which the actor answers (it never awaits a client).
 #[derive(Debug)]
 pub enum Command {
-    /// Take a seat (the first free one when `seat` is `None`), bringing `setup` to it.
+    /// Take a seat (the first free one when `seat` is `None`), bringing `setup` to it;
+    /// answered as `answer` says.
     Join {
         from: Outbox,
         seat: Option<Seat>,
         setup: Option<Value>,
         req: Option<Req>,
+        answer: Seating,
     },
     /// Take back the seat this token belongs to.
     Rejoin {
@@ -41,4 +43,14 @@ pub enum Command {
     Resign { from: Outbox, req: Option<Req> },
     /// The connection closed.
     Disconnected { from: Outbox },
+}
+
+/// How a seat taken with [`Command::Join`] is answered, before the snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seating {
+    /// `joined`: the connection asked for the seat with `join`.
+    Joined,
+    /// `matched`: the matchmaker seats a connection that waited in its queue (and posted the
+    /// battle to the connection's mailbox).
+    Matched,
 }

@@ -9,18 +9,21 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::actor::BattleActor;
+use super::command::Seating;
 use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::store::Record;
 
 impl BattleActor {
     /// Take `wanted` (or the first free seat) with `setup`, which the ruleset checks first;
-    /// the battle starts once every seat is held.
+    /// the battle starts once every seat is held. Answered by `joined`, or for a player the
+    /// matchmaker seats by `matched`, then the snapshot.
     pub(super) fn join(
         &mut self,
         from: Outbox,
         wanted: Option<Seat>,
         setup: Option<Value>,
         req: Option<Req>,
+        answer: Seating,
     ) {
         if self.status == BattleStatus::Finished {
             return self.refuse(&from, ErrorCode::BattleOver, "the battle is over", req);
@@ -57,13 +60,29 @@ impl BattleActor {
         }
         // Everyone already here sees the seat taken before the newcomer's snapshot goes out.
         self.sync_presence();
-        let reply = ServerMsg::Joined {
-            battle_id: self.id.clone(),
-            seat,
-            token,
-            req,
+        let battle_id = self.id.clone();
+        let reply = match answer {
+            Seating::Joined => ServerMsg::Joined {
+                battle_id,
+                seat,
+                token,
+                req,
+            },
+            Seating::Matched => ServerMsg::Matched {
+                battle_id,
+                seat,
+                token,
+                req,
+            },
         };
+        let conn = from.id();
+        let closed = answer == Seating::Matched && from.is_closed();
         self.admit(Viewer::Seat(seat), from, &reply);
+        if closed {
+            // The matched connection closed before it could hear of this battle (its reader
+            // may never tell it): its seat is held, and waits for it as after a disconnection.
+            self.forget(conn);
+        }
     }
 
     pub(super) fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {

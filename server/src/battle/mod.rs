@@ -16,7 +16,7 @@ mod restore;
 mod seats;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
-pub use command::Command;
+pub use command::{Command, Seating};
 pub use handle::{BattleHandle, Offered};
 pub use restore::restore;
 pub use seats::token_hash;

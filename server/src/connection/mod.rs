@@ -17,6 +17,7 @@ pub mod frame_reader;
 pub mod http_refusal;
 pub mod keepalive;
 pub mod limits;
+pub mod mailbox;
 pub mod outbox;
 pub mod rate;
 mod reader;

@@ -38,6 +38,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::frame::{Frame, FrameBuf};
+use super::mailbox::Mailbox;
 use crate::store::{Commits, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
@@ -122,6 +123,8 @@ struct Shared {
     gate: Option<Arc<Commits>>,
     /// Counts the connections closed for not keeping up (the server's metrics).
     overflows: Counter,
+    /// What others tell the connection's reader.
+    mailbox: Mailbox,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -176,6 +179,7 @@ impl Outbox {
                 writer: AtomicWaker::new(),
                 gate,
                 overflows,
+                mailbox: Mailbox::default(),
             }),
         }
     }
@@ -251,6 +255,18 @@ impl Outbox {
     /// This connection's id.
     pub fn id(&self) -> ConnId {
         self.shared.id
+    }
+
+    /// The connection's mailbox: battles others put it in, and whether it waits in the
+    /// matchmaker's queue.
+    pub fn mailbox(&self) -> &Mailbox {
+        &self.shared.mailbox
+    }
+
+    /// Whether the connection is closing or gone: nothing offered to it is sent any more.
+    pub fn is_closed(&self) -> bool {
+        let state = self.state();
+        state.closing || state.ended
     }
 
     /// The bytes queued for this connection now: what its outbox pins, each frame counted

@@ -106,6 +106,18 @@ async fn a_lagging_connection_keeps_only_the_frame_the_socket_took_part_of() {
 }
 
 #[test]
+fn an_outbox_is_closed_from_the_close_asked_for_or_its_end() {
+    let (outbox, tap) = Outbox::detached(4);
+    assert!(!outbox.is_closed());
+    outbox.close(CloseCode::Normal, "bye");
+    assert!(outbox.is_closed(), "closing: nothing more is sent");
+    let (outbox, tap2) = Outbox::detached(4);
+    drop(tap2);
+    assert!(outbox.is_closed(), "ended");
+    drop(tap);
+}
+
+#[test]
 fn the_first_close_reason_wins() {
     let (outbox, tap) = Outbox::detached(4);
     outbox.close(CloseCode::Size, "frame too large");

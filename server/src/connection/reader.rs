@@ -23,9 +23,10 @@ use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
 use super::outbox::Outbox;
 use super::rate::{retry_after_ms, Limits};
-use crate::battle::{BattleHandle, Command, Offered};
+use crate::battle::{BattleHandle, Command, Offered, Seating};
 use crate::config::{Config, Rate};
 use crate::lobby::{CreateRequest, Lobby, Page};
+use crate::matchmaker::QueueRequest;
 use crate::quota::Creator;
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
@@ -98,7 +99,9 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early:
             },
             () = &mut look => {
                 let now = Instant::now();
+                router.take_mail();
                 router.forget_ended_battles(now);
+                router.waiting_in_queue(now);
                 match keepalive.look(now, std::mem::take(&mut heard), router.idle_since) {
                     Look::Wait(next) => look.as_mut().reset(next),
                     Look::Ping(next) => {
@@ -138,6 +141,14 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early:
             tracing::debug!(conn = conn.id().0, ?peer, "closed for flooding");
             conn.close(CloseCode::Policy, "too many requests over the rate limits");
         }
+    }
+    if router.outbox.mailbox().is_queued() {
+        router.lobby.matchmaker().gone(router.outbox.id());
+    }
+    // Battles the connection was put in and has not heard of yet are told too; nobody can
+    // put it in one from now on.
+    for entered in router.outbox.mailbox().seal() {
+        router.battles.insert(entered.battle_id, entered.handle);
     }
     for handle in router.battles.values() {
         // A full battle queue must not keep a dead connection's reader alive; the battle
@@ -318,14 +329,17 @@ impl Router {
                 self.limits.lobby.take(),
                 self.limits.lobby.rate(),
             ),
-            ClientMsg::Create { .. } => match self.limits.creates.take() {
-                Ok(()) => (
-                    "creates from your address",
-                    self.creator.take_create(),
-                    self.creator.create_rate(),
-                ),
-                Err(wait) => ("creates", Err(wait), self.limits.creates.rate()),
-            },
+            // A queue may create a battle: it is held to the create rates.
+            ClientMsg::Create { .. } | ClientMsg::Queue { .. } => {
+                match self.limits.creates.take() {
+                    Ok(()) => (
+                        "creates from your address",
+                        self.creator.take_create(),
+                        self.creator.create_rate(),
+                    ),
+                    Err(wait) => ("creates", Err(wait), self.limits.creates.rate()),
+                }
+            }
             _ => return true,
         };
         match taken {
@@ -361,6 +375,8 @@ impl Router {
     /// [`Router::delivered`]. (Keeping the wait out of here keeps each connection's task
     /// small: a waiting send's state is large and almost never needed.)
     fn route(&mut self, text: &str) -> Option<Blocked> {
+        // Battles someone else put this connection in are routed to like its own.
+        self.take_mail();
         // The token is taken first; the message is read even without one, for the refusal
         // to echo its `req`.
         let taken = self.limits.messages.take();
@@ -469,6 +485,7 @@ impl Router {
                     seat,
                     setup,
                     req,
+                    answer: Seating::Joined,
                 };
                 return self.enter(battle_id, req, join);
             }
@@ -501,6 +518,33 @@ impl Router {
             }
             ClientMsg::Leave { battle_id, req } => {
                 return self.within(battle_id, req, Command::Leave { from, req }, true)
+            }
+            ClientMsg::Queue {
+                ruleset,
+                options,
+                sample,
+                setup,
+                bot_after_ms,
+                req,
+            } => {
+                let request = QueueRequest {
+                    ruleset,
+                    options,
+                    sample,
+                    setup,
+                    bot_after_ms,
+                };
+                let matchmaker = self.lobby.matchmaker();
+                if let Err((code, message)) =
+                    matchmaker.queue(self.lobby.config(), request, from, req)
+                {
+                    self.reply(ServerMsg::error(code, message, req));
+                }
+            }
+            ClientMsg::Unqueue { req } => {
+                if let Err((code, message)) = self.lobby.matchmaker().unqueue(from, req) {
+                    self.reply(ServerMsg::error(code, message, req));
+                }
             }
         }
         None
@@ -614,6 +658,29 @@ impl Router {
         }
     }
 
+    /// Learn of the battles someone else (the matchmaker) made this connection part of:
+    /// from now on they are routed to, and told when the connection closes. With nothing
+    /// posted, one relaxed load.
+    #[inline]
+    fn take_mail(&mut self) {
+        let entered = self.outbox.mailbox().take();
+        if entered.is_empty() {
+            return;
+        }
+        for entered in entered {
+            self.battles.insert(entered.battle_id, entered.handle);
+        }
+        self.idle_since = None;
+    }
+
+    /// A connection in no battle that waits in the matchmaker's queue is in use: its idle
+    /// time starts again at every look while it waits (so from about when it stops waiting).
+    fn waiting_in_queue(&mut self, now: Instant) {
+        if self.idle_since.is_some() && self.outbox.mailbox().is_queued() {
+            self.idle_since = Some(now);
+        }
+    }
+
     /// Forget the battles that ended and went away (their actors are gone) since the last
     /// look; in no battle any more, the connection starts to idle at `now`.
     fn forget_ended_battles(&mut self, now: Instant) {
@@ -705,6 +772,8 @@ fn battle_of(msg: &ClientMsg) -> Option<&str> {
         ClientMsg::Hello { .. }
         | ClientMsg::List { .. }
         | ClientMsg::Create { .. }
+        | ClientMsg::Queue { .. }
+        | ClientMsg::Unqueue { .. }
         | ClientMsg::Ping { .. } => None,
     }
 }

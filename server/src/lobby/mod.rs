@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
+use crate::matchmaker::{self, MatchmakerHandle};
 use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
@@ -83,16 +84,20 @@ pub struct Lobby {
     quotas: Quotas,
     /// What the server counts, for `/metrics`.
     metrics: Arc<Metrics>,
+    /// The way into the matchmaker, which creates battles here for players who queue.
+    matchmaker: MatchmakerHandle,
 }
 
 impl Lobby {
-    /// An empty lobby keeping its battles in `store`.
+    /// An empty lobby keeping its battles in `store`, with its matchmaker's task started
+    /// (within a tokio runtime).
     pub fn new(config: Config, store: Store) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
         let ids: Vec<&'static str> = config.rulesets.iter().map(|entry| entry.id).collect();
         let metrics = Metrics::new(&ids);
-        Arc::new(Lobby {
+        let (matchmaker, starter) = matchmaker::channel();
+        let lobby = Arc::new(Lobby {
             battles: DashMap::new(),
             config,
             index: Mutex::new(Index::default()),
@@ -102,7 +107,15 @@ impl Lobby {
             draining: AtomicBool::new(false),
             quotas,
             metrics,
-        })
+            matchmaker,
+        });
+        starter.start(&lobby);
+        lobby
+    }
+
+    /// The way into the matchmaker.
+    pub fn matchmaker(&self) -> &MatchmakerHandle {
+        &self.matchmaker
     }
 
     /// A connection opened.
@@ -142,7 +155,7 @@ impl Lobby {
 
     /// Players waiting in the matchmaker.
     pub fn queued_players(&self) -> usize {
-        0
+        self.matchmaker.waiting()
     }
 
     /// How many connections are open.
@@ -227,17 +240,7 @@ impl Lobby {
         request: CreateRequest,
         creator: &Creator,
     ) -> Result<(String, Ticket), Refusal> {
-        let entry = self.config.ruleset(&request.ruleset).ok_or_else(|| {
-            let known: Vec<&str> = self.config.rulesets.iter().map(|e| e.id).collect();
-            (
-                ErrorCode::UnknownRuleset,
-                format!(
-                    "no ruleset {:?}; this server has: {}",
-                    request.ruleset,
-                    known.join(", ")
-                ),
-            )
-        })?;
+        let entry = offered(&self.config, &request.ruleset)?;
         if self.battles.len() >= self.config.max_battles {
             return Err((
                 ErrorCode::ServerBusy,
@@ -432,6 +435,18 @@ impl Lobby {
             }
         }
     }
+}
+
+/// The ruleset `id` among those `config` offers, or the `unknown_ruleset` refusal naming
+/// them.
+pub fn offered(config: &Config, id: &str) -> Result<&'static RulesetEntry, Refusal> {
+    config.ruleset(id).ok_or_else(|| {
+        let known: Vec<&str> = config.rulesets.iter().map(|e| e.id).collect();
+        (
+            ErrorCode::UnknownRuleset,
+            format!("no ruleset {id:?}; this server has: {}", known.join(", ")),
+        )
+    })
 }
 
 /// The turn timer `create` asks for: absent, the ruleset's default; `"off"`, none; an object,

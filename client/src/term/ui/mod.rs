@@ -3,7 +3,8 @@
 //! own view, [`synergy`] for synergy, [`gambit`] for gambit, [`heroes`] for heroes,
 //! [`roguelite`] for roguelite and [`generic`] for every other ruleset; above the panel,
 //! the [`countdown`] line of a timed battle. A replay draws its steps with the same panels,
-//! its step line in place of the key hints.
+//! its step line in place of the key hints. [`queue`] is the screen shown while waiting in
+//! the matchmaking queue.
 //!
 //! Drawing reads a [`Screen`] and nothing else, so tests render it to a `TestBackend`. A
 //! view without `seats` or `clocks` (a replay's) draws like any other.
@@ -14,6 +15,7 @@ pub mod generic;
 pub mod heroes;
 pub mod lore;
 pub mod picker;
+pub mod queue;
 pub mod roguelite;
 pub mod synergy;
 

@@ -1,0 +1,207 @@
+//! Waiting in the server's matchmaking queue: [`Queue::enter`] sends `queue` and reads the
+//! `queued` answer; [`Queue::next`] waits for the `matched` seat and the snapshot after it,
+//! which become a [`PlayerSession`] on the same connection (the seat is held by it), played
+//! as after `join`; [`Queue::leave`] sends `unqueue` and closes.
+//!
+//! Nothing here touches the terminal: the waiting screens are in [`super::waiting`].
+
+use std::time::Duration;
+
+use battle_protocol::{ClientMsg, Req, Seat, ServerMsg};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::feed::{connect, BattleFeed};
+use super::reconnect::ReconnectPolicy;
+use super::session::PlayerSession;
+use super::SessionError;
+use crate::{Connection, ViewTracker};
+
+/// What to queue for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueueSpec {
+    /// A ruleset id the server offers.
+    pub ruleset: String,
+    /// One of the ruleset's samples, by name, standing for its options.
+    pub sample: Option<String>,
+    /// The battle's options (not with `sample`; neither: the ruleset's defaults).
+    pub options: Option<Value>,
+    /// What you bring to your seat.
+    pub setup: Option<Value>,
+    /// Play the server's bots after this long without a match.
+    pub bot_after: Option<Duration>,
+}
+
+impl QueueSpec {
+    /// The `queue` message for this spec, with `req`.
+    pub fn to_queue(&self, req: Req) -> ClientMsg {
+        ClientMsg::Queue {
+            ruleset: self.ruleset.clone(),
+            options: self.options.clone(),
+            sample: self.sample.clone(),
+            setup: self.setup.clone(),
+            bot_after_ms: self.bot_after.map(|wait| wait.as_millis() as u64),
+            req: Some(req),
+        }
+    }
+}
+
+/// What a wait in the queue came to.
+#[derive(Debug)]
+pub enum Waited {
+    /// A battle was found: the seat, followed on the queue's connection.
+    Matched(Box<PlayerSession>),
+    /// The server took us out of the queue, for this reason (`server_busy`: it found a match
+    /// but could not make the battle).
+    Unqueued(String),
+}
+
+/// A connection waiting in the queue.
+#[derive(Debug)]
+pub struct Queue {
+    url: String,
+    policy: ReconnectPolicy,
+    /// `None` once the connection became a session's.
+    conn: Option<Connection>,
+    /// The `queue`'s `req`, which `matched` echoes.
+    req: Req,
+    ruleset: String,
+    waiting: usize,
+    /// The seat `matched` gave, while its snapshot is awaited.
+    seat: Option<(String, Seat, String)>,
+}
+
+impl Queue {
+    /// Connect to `url` and queue as `spec` says; returns once the server answered `queued`
+    /// (a refusal is [`SessionError::Refused`]).
+    pub async fn enter(
+        url: &str,
+        spec: &QueueSpec,
+        policy: ReconnectPolicy,
+    ) -> Result<Queue, SessionError> {
+        let mut conn = connect(url, policy.answer_timeout).await?;
+        let req = 1;
+        conn.send(&spec.to_queue(req)).await?;
+        let deadline = Instant::now() + policy.answer_timeout;
+        loop {
+            let msg = match tokio::time::timeout_at(deadline, conn.recv()).await {
+                Ok(msg) => msg?,
+                Err(_) => return Err(crate::ClientError::Timeout(policy.answer_timeout).into()),
+            };
+            match msg {
+                ServerMsg::Queued {
+                    ruleset,
+                    waiting,
+                    req: Some(r),
+                } if r == req => {
+                    return Ok(Queue {
+                        url: url.to_owned(),
+                        policy,
+                        conn: Some(conn),
+                        req,
+                        ruleset,
+                        waiting,
+                        seat: None,
+                    })
+                }
+                ServerMsg::Error {
+                    code,
+                    message,
+                    req: Some(r),
+                    ..
+                } if r == req => return Err(SessionError::Refused { code, message }),
+                _ => {}
+            }
+        }
+    }
+
+    /// The ruleset queued for.
+    pub fn ruleset(&self) -> &str {
+        &self.ruleset
+    }
+
+    /// How many waited in the pool when we joined it, us included.
+    pub fn waiting(&self) -> usize {
+        self.waiting
+    }
+
+    /// Wait for the match. Cancel safe: dropping the future loses nothing. Once it has
+    /// returned [`Waited::Matched`] the queue is spent (its connection is the session's).
+    pub async fn next(&mut self) -> Result<Waited, SessionError> {
+        loop {
+            let Some(conn) = self.conn.as_mut() else {
+                return Err(SessionError::NotConnected);
+            };
+            let msg = conn.recv().await?;
+            match msg {
+                ServerMsg::Matched {
+                    battle_id,
+                    seat,
+                    token,
+                    req,
+                } if req == Some(self.req) => self.seat = Some((battle_id, seat, token)),
+                ServerMsg::Snapshot { ref battle_id, .. }
+                    if self.seat.as_ref().is_some_and(|(id, ..)| id == battle_id) =>
+                {
+                    let (battle_id, seat, token) = self.seat.take().expect("checked just above");
+                    let mut tracker = ViewTracker::new(&battle_id);
+                    tracker
+                        .apply(&msg)
+                        .map_err(|e| SessionError::Unexpected(e.to_string()))?;
+                    let conn = self.conn.take().expect("checked at the top of the loop");
+                    let feed = BattleFeed::seated(
+                        &self.url,
+                        conn,
+                        tracker,
+                        &token,
+                        self.policy,
+                        self.req + 1,
+                    );
+                    return Ok(Waited::Matched(Box::new(PlayerSession::seated(
+                        feed, seat, token,
+                    ))));
+                }
+                ServerMsg::Unqueued { reason, .. } => {
+                    self.close().await;
+                    return Ok(Waited::Unqueued(reason));
+                }
+                ServerMsg::Error {
+                    code,
+                    message,
+                    req: Some(r),
+                    ..
+                } if r == self.req => return Err(SessionError::Refused { code, message }),
+                _ => {}
+            }
+        }
+    }
+
+    /// Leave the queue (`unqueue`, waiting at most a second for its answer) and close the
+    /// connection.
+    pub async fn leave(mut self) {
+        let req = self.req + 1;
+        if let Some(conn) = self.conn.as_mut() {
+            if conn
+                .send(&ClientMsg::Unqueue { req: Some(req) })
+                .await
+                .is_ok()
+            {
+                let deadline = Instant::now() + Duration::from_secs(1);
+                while let Ok(Ok(msg)) = tokio::time::timeout_at(deadline, conn.recv()).await {
+                    if matches!(msg, ServerMsg::Unqueued { req: Some(r), .. } if r == req)
+                        || matches!(msg, ServerMsg::Error { req: Some(r), .. } if r == req)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        self.close().await;
+    }
+
+    async fn close(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
+        }
+    }
+}

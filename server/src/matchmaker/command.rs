@@ -1,0 +1,22 @@
+//! The messages the matchmaker's task accepts.
+
+use battle_protocol::Req;
+
+use super::request::Checked;
+use crate::connection::outbox::{ConnId, Outbox};
+
+/// One request to the matchmaker. Each carries what the matchmaker answers through (it never
+/// awaits a client).
+#[derive(Debug)]
+pub(super) enum Command {
+    /// Wait in the pool of `checked`'s battle; answered by `queued` (or `already_queued`).
+    Queue {
+        from: Outbox,
+        checked: Checked,
+        req: Option<Req>,
+    },
+    /// Stop waiting; answered by `unqueued` (or `not_queued`).
+    Unqueue { from: Outbox, req: Option<Req> },
+    /// The connection closed: forget it, without an answer.
+    Gone { conn: ConnId },
+}
