@@ -85,6 +85,12 @@ async fn serve_in(
     let Some(Upgraded { stream, early }) = http.await else {
         return;
     };
+    // The early bytes share hyper's read buffer (kilobytes): copied out, if there are any,
+    // so that the buffer is given back now rather than held for the connection's life.
+    let early = {
+        let bytes = early;
+        (!bytes.is_empty()).then(|| bytes.to_vec())
+    };
     let outbox = Outbox::new(
         stream,
         lobby.config().outbox_capacity,

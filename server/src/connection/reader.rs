@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
-use bytes::Bytes;
 use tokio::io::Interest;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
@@ -62,7 +61,12 @@ enum Step {
 /// this connection was part of that it is gone. `peer` is the client's address, which its
 /// open-battle quota and create rate are shared with; `early`, bytes read with the opening
 /// handshake, is read first.
-pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early: Bytes) {
+pub async fn run(
+    outbox: Outbox,
+    lobby: Arc<Lobby>,
+    peer: Option<IpAddr>,
+    early: Option<Vec<u8>>,
+) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
     let opened = Instant::now();
@@ -81,8 +85,8 @@ pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early:
     // Whether anything arrived since the keepalive's last look.
     let mut heard = false;
     let mut ended = None;
-    if !early.is_empty() {
-        let step = route_frames(&mut frames, &mut early.to_vec(), &mut router);
+    if let Some(mut early) = early {
+        let step = route_frames(&mut frames, &mut early, &mut router);
         ended = settle(step, &mut frames, &mut router).await;
     }
     let end = loop {
