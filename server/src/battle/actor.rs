@@ -44,6 +44,14 @@ use crate::metrics::RulesetMeters;
 use crate::quota::Claim;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
+/// How long after its last change an audience with members on other nodes says which
+/// `seq` it is at: a node that missed the last change (pub/sub may drop one) has its
+/// connections resynced within this time.
+const BEACON_AFTER: Duration = Duration::from_secs(1);
+
+/// How long a battle whose cluster store is out of reach waits before it looks again.
+const STORE_RETRY: Duration = Duration::from_millis(250);
+
 /// Everything a new battle starts from.
 pub struct BattleSetup {
     pub battle_id: String,
@@ -112,6 +120,15 @@ pub struct BattleActor {
     claim: Option<Claim>,
     /// The counters of this battle's ruleset (moves, steps, the end).
     meters: Arc<RulesetMeters>,
+    /// In a cluster: the ticket of the last publication, so that a change with no record of
+    /// its own is fenced first (see [`BattleActor::fence`]).
+    published: Ticket,
+    /// In a cluster whose store is out of reach: bots, engine steps and clocks wait until
+    /// then (and look again).
+    paused_until: Option<Instant>,
+    /// In a cluster, when the audiences with members on other nodes say which `seq` they
+    /// are at (a while after their last change; see [`BEACON_AFTER`]).
+    pub(super) beacon_at: Option<Instant>,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -172,16 +189,33 @@ pub(super) fn build(
             seats: Vec::new(),
             spectators: 0,
             seeded: setup.seeded,
+            node: None,
         },
         summary_dirty: false,
         claim: None,
         meters: lobby_meters,
+        published: 0,
+        paused_until: None,
+        beacon_at: None,
     };
     actor.shown_seats = actor.seats.infos();
     actor
 }
 
 impl BattleActor {
+    /// In a cluster: before sending a change that no record of its own precedes, hand the
+    /// store a fence, so that it leaves only while this node still owns the battle.
+    pub(super) fn fence(&mut self) {
+        if self.lobby.cluster().is_none() {
+            return;
+        }
+        if self.ticket == self.published {
+            let battle = self.id.clone();
+            self.keep(Record::Fence { battle });
+        }
+        self.published = self.ticket;
+    }
+
     /// Hand `record` to the store; what is sent from now on waits for it.
     pub(super) fn keep(&mut self, record: Record) {
         let ticket = self.lobby.store().append(record);
@@ -219,12 +253,24 @@ impl BattleActor {
                 .spectator_delay
                 .as_ref()
                 .and_then(SpectatorDelay::next_due);
-            let wake = [self.step_at, self.clocks.next(), self.expire_at, held]
-                .into_iter()
-                .flatten()
-                .min();
+            let wake = [
+                self.step_at,
+                self.clocks.next(),
+                self.expire_at,
+                held,
+                self.beacon_at,
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            // While the cluster store is out of reach nothing happens by itself.
+            .map(|at| self.paused_until.map_or(at, |paused| at.max(paused)));
             tokio::select! {
                 command = self.rx.recv() => match command {
+                    Some(Command::LetGo { reply }) => {
+                        let _ = reply.send(self.let_go());
+                        return;
+                    }
                     Some(command) => self.handle(command),
                     None => break,
                 },
@@ -265,6 +311,9 @@ impl BattleActor {
             Command::Disconnected { from } => {
                 self.forget(from.id());
             }
+            Command::Reattach { from, role } => self.reattach(from, role),
+            // Taken by the run loop: the actor stops there.
+            Command::LetGo { .. } => {}
         }
     }
 
@@ -371,6 +420,14 @@ impl BattleActor {
         action: Value,
         req: Option<Req>,
     ) -> Result<(), (ErrorCode, String)> {
+        if !self.lobby.store().is_available() {
+            return Err((
+                ErrorCode::StoreUnavailable,
+                "the battle's log cannot be written now (the cluster store is out of reach): \
+                 the move was not made; retry in a moment"
+                    .into(),
+            ));
+        }
         match self.status {
             BattleStatus::Waiting => {
                 return Err((
@@ -527,6 +584,7 @@ impl BattleActor {
         acted: Option<(Seat, Option<Req>)>,
         before: Option<(Viewers, ViewValue)>,
     ) {
+        self.fence();
         let watching = self.watching();
         if !self.seats.shown_as(&self.shown_seats) {
             self.shown_seats = self.seats.infos();
@@ -569,6 +627,14 @@ impl BattleActor {
         }
         if held_back {
             self.hold_view(&view);
+        }
+        self.plan_beacon();
+    }
+
+    /// After a change other nodes' connections get: the beacon is due a while later.
+    pub(super) fn plan_beacon(&mut self) {
+        if self.audiences.iter().any(Audience::has_remote) {
+            self.beacon_at = Some(Instant::now() + BEACON_AFTER);
         }
     }
 
@@ -655,6 +721,18 @@ impl BattleActor {
     /// A timer fired. Returns true when the battle has expired.
     fn on_timer(&mut self) -> bool {
         let now = Instant::now();
+        if !self.lobby.store().is_available() {
+            // Nothing that would be logged happens while it cannot be kept.
+            self.paused_until = Some(now + STORE_RETRY);
+            return false;
+        }
+        self.paused_until = None;
+        if self.beacon_at.is_some_and(|at| at <= now) {
+            self.beacon_at = None;
+            for audience in &self.audiences {
+                audience.beacon();
+            }
+        }
         self.release_to_spectators(now);
         if self.step_at.is_some_and(|at| at <= now) {
             self.step();
@@ -795,6 +873,7 @@ impl BattleActor {
             seats: self.seats.infos(),
             spectators: self.audience(Viewer::Spectator).len(),
             seeded: self.seeded,
+            node: self.lobby.cluster().map(|c| c.node_id().to_string()),
         }
     }
 
@@ -832,6 +911,8 @@ impl BattleActor {
         for audience in &mut self.audiences {
             for member in audience.drain() {
                 member.offer_msg_at(&bye, self.ticket);
+                // Another node's connection: its node stops following the battle for it.
+                member.note_dismissed();
             }
         }
         tracing::info!("battle expired");

@@ -39,6 +39,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
+use super::remote::RemoteEnd;
 use crate::store::{Commits, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
@@ -125,6 +126,9 @@ struct Shared {
     overflows: Counter,
     /// What others tell the connection's reader.
     mailbox: Mailbox,
+    /// For a connection of another node (a cluster): where its frames go instead of a
+    /// socket (see `remote.rs`).
+    remote: Option<RemoteEnd>,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -180,8 +184,70 @@ impl Outbox {
                 gate,
                 overflows,
                 mailbox: Mailbox::default(),
+                remote: None,
             }),
         }
+    }
+
+    /// An outbox whose frames go to another node (see `remote.rs`).
+    pub(super) fn remote(end: RemoteEnd) -> Outbox {
+        Outbox {
+            shared: Arc::new(Shared {
+                id: ConnId::next(),
+                capacity: 1,
+                max_bytes: usize::MAX,
+                socket: None,
+                state: Mutex::new(State::default()),
+                writer: AtomicWaker::new(),
+                gate: None,
+                overflows: Counter::noop(),
+                mailbox: Mailbox::default(),
+                remote: Some(end),
+            }),
+        }
+    }
+
+    /// Where a remote outbox's frames go (`None` for a connection of this node).
+    pub(super) fn remote_end(&self) -> Option<&RemoteEnd> {
+        self.shared.remote.as_ref()
+    }
+
+    /// A remote outbox whose connection is gone (its node said so, or died): nothing is sent
+    /// to it any more.
+    pub fn end_remote(&self) {
+        let mut state = self.state();
+        state.ended = true;
+        state.closing = true;
+    }
+
+    /// Whether a frame carrying `ticket` must be dropped: its write was refused (a battle
+    /// another node of a cluster took).
+    fn poisoned(&self, ticket: Ticket) -> bool {
+        ticket != 0
+            && self
+                .shared
+                .gate
+                .as_ref()
+                .is_some_and(|g| g.is_poisoned(ticket))
+    }
+
+    /// Drop the queued frames whose ticket was poisoned (never one partly written).
+    fn drop_poisoned(&self, state: &mut State) {
+        if !self.shared.gate.as_ref().is_some_and(|g| g.any_poisoned()) {
+            return;
+        }
+        let started = state.offset > 0;
+        let mut kept = std::collections::VecDeque::with_capacity(state.queue.len());
+        let mut bytes = 0;
+        for (index, queued) in std::mem::take(&mut state.queue).into_iter().enumerate() {
+            let keep = (started && index == 0) || !self.poisoned(queued.ticket);
+            if keep {
+                bytes += queued.frame.len();
+                kept.push_back(queued);
+            }
+        }
+        state.queue = kept;
+        state.queued_bytes = bytes;
     }
 
     /// Whether a frame carrying `ticket` may leave now.
@@ -310,6 +376,12 @@ impl Outbox {
         if state.ended || state.closing {
             return Offer::Closed;
         }
+        if let Some(end) = &self.shared.remote {
+            return end.send(&[&frame]);
+        }
+        if self.poisoned(ticket) {
+            return Offer::Queued;
+        }
         if state.queue.is_empty() {
             if self.committed(ticket) {
                 if let Some(socket) = &self.shared.socket {
@@ -367,6 +439,13 @@ impl Outbox {
         let mut state = self.state();
         if state.ended || state.closing {
             return Offer::Closed;
+        }
+        if let Some(end) = &self.shared.remote {
+            let frames: Vec<&Frame> = frames.iter().collect();
+            return end.send(&frames);
+        }
+        if self.poisoned(ticket) {
+            return Offer::Queued;
         }
         let was_empty = state.queue.is_empty();
         let bytes = frames.iter().map(Frame::len).sum();
@@ -447,6 +526,11 @@ impl Outbox {
         if state.closing || state.ended {
             return;
         }
+        if let Some(end) = &self.shared.remote {
+            state.closing = true;
+            end.close(code.into(), reason);
+            return;
+        }
         state.closing = true;
         state.close = Some(Frame::close(code, reason));
         self.shared.writer.wake();
@@ -523,6 +607,7 @@ impl Outbox {
     /// Write queued frames, under the lock, until the queue is empty, the socket is full or
     /// the next frame waits for a commit; a failed write ends the connection.
     fn flush_locked(&self, state: &mut State) -> io::Result<Flushed> {
+        self.drop_poisoned(state);
         let Some(socket) = &self.shared.socket else {
             return Ok(if state.queue.is_empty() {
                 Flushed::Done

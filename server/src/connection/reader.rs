@@ -20,11 +20,12 @@ use super::decode::decode;
 use super::frame::Frame;
 use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
+use super::lobby_reads;
 use super::outbox::Outbox;
 use super::rate::{retry_after_ms, Limits};
 use crate::battle::{BattleHandle, Command, Offered, Seating};
 use crate::config::{Config, Rate};
-use crate::lobby::{CreateRequest, Lobby, Page};
+use crate::lobby::{CreateRequest, Lobby, Placed};
 use crate::matchmaker::QueueRequest;
 use crate::quota::Creator;
 
@@ -61,12 +62,7 @@ enum Step {
 /// this connection was part of that it is gone. `peer` is the client's address, which its
 /// open-battle quota and create rate are shared with; `early`, bytes read with the opening
 /// handshake, is read first.
-pub async fn run(
-    outbox: Outbox,
-    lobby: Arc<Lobby>,
-    peer: Option<IpAddr>,
-    early: Option<Vec<u8>>,
-) {
+pub async fn run(outbox: Outbox, lobby: Arc<Lobby>, peer: Option<IpAddr>, early: Option<Vec<u8>>) {
     let mut frames = FrameReader::new(lobby.config().max_frame_bytes);
     let conn = outbox.clone();
     let opened = Instant::now();
@@ -432,19 +428,25 @@ impl Router {
                 limit,
                 cursor,
                 req,
-            } => match self.lobby.list(cursor.as_deref(), limit) {
-                // The finished battles come with the first page only.
-                Ok(page) if finished && cursor.is_none() => self.list_finished(page, req),
-                Ok(page) => self.reply(ServerMsg::Battles {
-                    battles: page.battles,
-                    total: page.total,
-                    next_cursor: page.next_cursor,
-                    finished: None,
-                    req,
-                }),
-                Err((code, message)) => self.reply(ServerMsg::error(code, message, req)),
-            },
-            ClientMsg::Replay { battle_id, req } => self.replay(battle_id, req),
+            } => {
+                // Cluster-wide, or with the finished battles: read off this task.
+                if finished && cursor.is_none() || self.lobby.cluster().is_some() {
+                    let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
+                    let read = lobby_reads::list(lobby, outbox, cursor, limit, finished, req);
+                    tokio::spawn(read.in_current_span());
+                    return None;
+                }
+                let msg = match self.lobby.list(cursor.as_deref(), limit) {
+                    Ok(page) => lobby_reads::battles(page, None, req),
+                    Err((code, message)) => ServerMsg::error(code, message, req),
+                };
+                self.reply(msg);
+            }
+            ClientMsg::Replay { battle_id, req } => {
+                let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
+                let read = lobby_reads::replay(lobby, outbox, battle_id, req);
+                tokio::spawn(read.in_current_span());
+            }
             ClientMsg::Create {
                 ruleset,
                 options,
@@ -468,6 +470,14 @@ impl Router {
                     seed,
                     timer,
                 };
+                match self.lobby.place(&request, &self.outbox, req) {
+                    Placed::Here => {}
+                    Placed::Elsewhere => return None,
+                    Placed::Refused((code, message)) => {
+                        self.reply(ServerMsg::error(code, message, req));
+                        return None;
+                    }
+                }
                 match self.lobby.create(request, &self.creator) {
                     Ok((battle_id, ticket)) => {
                         // Sent once the battle is committed: a crash cannot lose a battle
@@ -579,7 +589,7 @@ impl Router {
     ) -> Option<Blocked> {
         let handle = match self.battles.get(&battle_id) {
             Some(handle) => handle.clone(),
-            None if self.lobby.handle(&battle_id).is_some() => {
+            None if self.lobby.knows(&battle_id) => {
                 self.reply(ServerMsg::Error {
                     code: ErrorCode::NotInBattle,
                     message: "join, rejoin or spectate this battle first".into(),
@@ -695,60 +705,6 @@ impl Router {
         if self.battles.is_empty() {
             self.idle_since = Some(now);
         }
-    }
-
-    /// `list` with `finished`: the first page of live battles and the recently finished
-    /// ones. The finished ones are read from the store off the runtime's threads; the answer
-    /// follows when they are (answers to later requests may come first: `req` tells them
-    /// apart).
-    fn list_finished(&self, page: Page, req: Option<u64>) {
-        let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
-        tokio::spawn(
-            async move {
-                let read = tokio::task::spawn_blocking(move || lobby.recently_finished()).await;
-                let msg = match read {
-                    Ok(Ok(finished)) => ServerMsg::Battles {
-                        battles: page.battles,
-                        total: page.total,
-                        next_cursor: page.next_cursor,
-                        finished: Some(finished),
-                        req,
-                    },
-                    Ok(Err((code, message))) => ServerMsg::error(code, message, req),
-                    Err(_) => ServerMsg::error(ErrorCode::Internal, "the lookup failed", req),
-                };
-                outbox.offer_msg(&msg);
-            }
-            .in_current_span(),
-        );
-    }
-
-    /// `replay`: the finished battle as its spectators saw it, rebuilt off the runtime's
-    /// threads (answered when ready, as `list` with `finished`).
-    fn replay(&self, battle_id: String, req: Option<u64>) {
-        let (lobby, outbox) = (self.lobby.clone(), self.outbox.clone());
-        tokio::spawn(
-            async move {
-                let id = battle_id.clone();
-                let built = tokio::task::spawn_blocking(move || lobby.replay(&id)).await;
-                let msg = match built {
-                    Ok(Ok(replay)) => ServerMsg::Replay {
-                        replay: Box::new(replay),
-                        req,
-                    },
-                    Ok(Err((code, message))) => ServerMsg::Error {
-                        code,
-                        message,
-                        battle_id: Some(battle_id),
-                        req,
-                        retry_after_ms: None,
-                    },
-                    Err(_) => ServerMsg::error(ErrorCode::Internal, "the replay failed", req),
-                };
-                outbox.offer_msg(&msg);
-            }
-            .in_current_span(),
-        );
     }
 
     fn no_such_battle(&self, battle_id: &str, req: Option<u64>) {

@@ -1,0 +1,231 @@
+//! Failover: every live node looks, four times a lease, for node instances whose lease has
+//! run out and that still own battles, and claims its share of them.
+//!
+//! A dead instance's battle goes first to the live node its id hashes to (so that the
+//! battles spread between the live nodes), and to any live node once it has been
+//! unclaimed for a lease. Claiming is one compare-and-set in Redis that checks the owner is
+//! still dead and raises the epoch ([`super::scripts`]). The claimer reads the battle back
+//! (its creation and log), replays it, starts its actor and says on the cluster channel that
+//! the battle moved; every node with connections in the battle then takes them back to the
+//! new owner ([`moved`]), which sends each a snapshot. Connections of the dead node are
+//! gone with it: their clients reconnect to any node and `rejoin` with their token.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::time::Instant;
+
+use redis::aio::ConnectionManager;
+
+use super::committer::Op;
+use super::follow::Member;
+use super::forward::Forward;
+use super::wire::{self, Forwarded};
+use super::{keys, log, Cluster};
+use crate::battle::Command;
+
+/// Look for dead instances until the cluster goes away.
+pub async fn run(cluster: Arc<Cluster>) {
+    let every = cluster.config.lease / 4;
+    let mut conn = cluster.conn.clone();
+    // When each dead instance was first seen dead.
+    let mut seen_dead: HashMap<String, Instant> = HashMap::new();
+    loop {
+        tokio::time::sleep(every).await;
+        if cluster.lobby().is_none() {
+            return;
+        }
+        if let Err(err) = look(&cluster, &mut conn, &mut seen_dead).await {
+            tracing::debug!(%err, "cannot look for dead nodes now");
+        }
+    }
+}
+
+/// One look: claim what is due of every dead instance's battles.
+async fn look(
+    cluster: &Arc<Cluster>,
+    conn: &mut ConnectionManager,
+    seen_dead: &mut HashMap<String, Instant>,
+) -> redis::RedisResult<()> {
+    let instances: Vec<String> = redis::cmd("SMEMBERS")
+        .arg(keys::INSTANCES)
+        .query_async(conn)
+        .await?;
+    let mut pipe = redis::pipe();
+    for instance in &instances {
+        pipe.cmd("HMGET")
+            .arg(keys::node(Cluster::node_of(instance)))
+            .arg("instance")
+            .arg("draining");
+    }
+    let held: Vec<(Option<String>, Option<String>)> = pipe.query_async(conn).await?;
+    let mut live = Vec::new();
+    let mut dead = Vec::new();
+    for (owner, (current, draining)) in instances.iter().zip(held) {
+        let (_, instance) = owner.split_once('/').unwrap_or((owner, ""));
+        if current.as_deref() == Some(instance) {
+            if draining.as_deref() != Some("1") {
+                live.push(owner.clone());
+            }
+        } else {
+            dead.push(owner.clone());
+        }
+    }
+    seen_dead.retain(|owner, _| dead.contains(owner));
+    if live.is_empty() || !live.contains(&cluster.owner) || cluster.is_draining() {
+        return Ok(());
+    }
+    live.sort();
+    for owner in dead {
+        let first_seen = *seen_dead.entry(owner.clone()).or_insert_with(Instant::now);
+        super::inbox::forget_instance(cluster, &owner);
+        let battles: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(keys::owned(&owner))
+            .query_async(conn)
+            .await?;
+        if battles.is_empty() {
+            let _: () = redis::cmd("SREM")
+                .arg(keys::INSTANCES)
+                .arg(&owner)
+                .query_async(conn)
+                .await?;
+            continue;
+        }
+        let overdue = first_seen.elapsed() >= cluster.config.lease;
+        for battle in battles {
+            let mine = live[share(&battle, live.len())] == cluster.owner;
+            if mine || overdue {
+                claim(cluster, conn, &battle, &owner).await;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Which of `n` live nodes a battle goes to first.
+fn share(battle: &str, n: usize) -> usize {
+    let mut hasher = DefaultHasher::new();
+    battle.hash(&mut hasher);
+    (hasher.finish() % n as u64) as usize
+}
+
+/// Claim `battle` from the dead instance `dead`, and take it over if the claim holds.
+async fn claim(cluster: &Arc<Cluster>, conn: &mut ConnectionManager, battle: &str, dead: &str) {
+    let claimed: redis::RedisResult<Option<u64>> = cluster
+        .scripts
+        .claim
+        .prepare_invoke()
+        .arg(battle)
+        .arg(dead)
+        .arg(&cluster.owner)
+        .invoke_async(conn)
+        .await;
+    match claimed {
+        Ok(Some(epoch)) => {
+            tracing::info!(%battle, from = %dead, epoch, "battle taken over");
+            take_over(cluster, battle, epoch).await;
+            if let Some(lobby) = cluster.lobby() {
+                lobby.metrics().cluster.failovers_taken.increment(1);
+            }
+        }
+        Ok(None) => {}
+        Err(err) => tracing::warn!(%battle, %err, "cannot claim a battle"),
+    }
+}
+
+/// Load a battle now owned here at `epoch`, start it, and say it moved.
+pub async fn take_over(cluster: &Arc<Cluster>, battle: &str, epoch: u64) {
+    let Some(lobby) = cluster.lobby() else {
+        return;
+    };
+    let mut conn = cluster.conn.clone();
+    let (saved, length) = match log::read_battle(&mut conn, battle).await {
+        Ok(read) => read,
+        Err(err) => {
+            tracing::error!(%battle, %err, "a battle taken over cannot be read back");
+            return;
+        }
+    };
+    cluster.link.send(Op::Own {
+        battle: battle.to_string(),
+        epoch,
+        length,
+    });
+    let members = cluster.follows.take(battle).await;
+    if let Err(why) = lobby.adopt(saved, epoch) {
+        tracing::error!(%battle, %why, "a battle taken over cannot be replayed");
+        return;
+    }
+    cluster
+        .owners
+        .insert(battle.to_string(), cluster.owner.clone());
+    reattach_here(&lobby, battle, members);
+    let _: redis::RedisResult<()> = redis::cmd("PUBLISH")
+        .arg(keys::CLUSTER_CHANNEL)
+        .arg(wire::encode_moved(battle, &cluster.owner))
+        .query_async(&mut conn)
+        .await;
+}
+
+/// A draining node handed `battle` here: take it over at its new epoch.
+pub async fn take_handed(cluster: &Arc<Cluster>, battle: &str) {
+    let mut conn = cluster.conn.clone();
+    let held: redis::RedisResult<(Option<String>, Option<u64>)> = redis::cmd("HMGET")
+        .arg(keys::battle(battle))
+        .arg("owner")
+        .arg("epoch")
+        .query_async(&mut conn)
+        .await;
+    match held {
+        Ok((Some(owner), Some(epoch))) if owner == cluster.owner => {
+            take_over(cluster, battle, epoch).await;
+        }
+        _ => tracing::warn!(%battle, "a battle handed here is not ours: left alone"),
+    }
+}
+
+/// `battle` moved to `owner`: connections here take their places back there.
+pub async fn moved(cluster: &Arc<Cluster>, battle: &str, owner: &str) {
+    cluster.owners.insert(battle.to_string(), owner.to_string());
+    if owner == cluster.owner {
+        return;
+    }
+    if let Some(lobby) = cluster.lobby() {
+        if lobby.local_handle(battle).is_some() {
+            // Still running here: this node was cut off (or paused) past its lease. It lets
+            // the battle go; its connections follow it to the new owner.
+            tracing::warn!(%battle, %owner, "another node took this battle: let go");
+            lobby.fenced(battle);
+            return;
+        }
+    }
+    if !cluster.follows.follows(battle) {
+        return;
+    }
+    for member in cluster.follows.members(battle) {
+        let Some(role) = member.role() else {
+            continue;
+        };
+        cluster.forward(Forward {
+            battle: battle.to_string(),
+            from: member.outbox,
+            cmd: Forwarded::Reattach { role },
+        });
+    }
+}
+
+/// Members that followed a battle now owned here: each takes its place in the local actor.
+pub fn reattach_here(lobby: &crate::lobby::Lobby, battle: &str, members: Vec<Member>) {
+    let Some(handle) = lobby.local_handle(battle) else {
+        return;
+    };
+    for member in members {
+        if let Some(role) = member.role() {
+            let _ = handle.try_send(Command::Reattach {
+                from: member.outbox,
+                role,
+            });
+        }
+    }
+}
