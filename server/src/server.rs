@@ -146,7 +146,7 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
     let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
     let lobby = Lobby::new(config, store, cluster.clone());
     if let Some(cluster) = &cluster {
-        cluster.start(&lobby);
+        cluster.start(&lobby).await;
     }
     if !saved.is_empty() {
         let started = Instant::now();

@@ -142,31 +142,6 @@ impl Follower {
         }
         true
     }
-
-    /// Follow until the battle is over (bounded).
-    async fn to_the_end(&mut self) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        while !self.tracker.is_over() {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "{}: the battle did not end in time: {:?}",
-                self.client.name,
-                self.tracker.view()
-            );
-            self.maybe_act().await;
-            if !self.step(Duration::from_millis(500)).await && self.pending.is_some() {
-                // An act whose answer was lost in a move: ask where the battle is.
-                self.pending = None;
-                let battle = self.battle();
-                self.client
-                    .send(ClientMsg::Resync {
-                        battle_id: battle,
-                        req: None,
-                    })
-                    .await;
-            }
-        }
-    }
 }
 
 /// A PvP synergy battle created on `host`'s node, with `p0` and `p1` seated (each from its
@@ -458,4 +433,206 @@ async fn every_node_lists_every_battle_and_replays_any_finished_one() {
         .filter_map(|n| n["id"].as_str())
         .collect();
     assert_eq!(ids, ["n1", "n2"]);
+}
+
+/// The record of `battle` in `node`'s `/api/battles`.
+async fn record(node: &Node, battle: &str) -> Value {
+    let listed = battle_e2e::http::get(node.addr, "/api/battles")
+        .await
+        .json();
+    listed["battles"]
+        .as_array()
+        .and_then(|b| b.iter().find(|r| r["battle_id"] == battle))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+#[tokio::test]
+async fn a_killed_node_started_again_joins_the_cluster_and_serves() {
+    let redis = Redis::start("restart");
+    let mut n1 = Node::start(&redis, "n1", &[]);
+    let n2 = Node::start(&redis, "n2", &[]);
+    let (battle, mut p0, mut p1) = pvp(&n1, &n2, &n2).await;
+    until_log(&mut [&mut p0, &mut p1], 4).await;
+    n1.kill();
+    // Taken over by n2 within the lease.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    while record(&n2, &battle).await["node"] != "n2" {
+        assert!(tokio::time::Instant::now() < deadline, "not taken over");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    n1.restart();
+    let nodes = battle_e2e::http::get(n1.addr, "/api/nodes").await.json();
+    let ids: Vec<&str> = nodes["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter_map(|n| n["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["n1", "n2"], "the restarted node is back");
+    // It serves: a spectator on it watches the battle n2 owns, and a new battle is made.
+    let mut spectator = Client::connect_url(&n1.url, "spectator on n1").await;
+    let watch = spectator.spectate(&battle).await;
+    let mut watcher = Follower::new(spectator, watch, false);
+    play_out(&mut [&mut p0, &mut p1], &mut [&mut watcher]).await;
+    assert_eq!(p0.tracker.outcome(), watcher.tracker.outcome());
+    let mut host = Client::connect_url(&n1.url, "host").await;
+    let fresh = host.create(Create::synergy(json!({"mode": "pvp"}))).await;
+    assert!(
+        record(&n2, &fresh).await.is_object(),
+        "listed on the other node"
+    );
+}
+
+#[tokio::test]
+async fn with_redis_gone_moves_are_refused_and_the_cluster_recovers_when_it_returns() {
+    let mut redis = Redis::start("redis-restart");
+    let n1 = Node::start(&redis, "n1", &[]);
+    let n2 = Node::start(&redis, "n2", &[]);
+    let (battle, mut p0, mut p1) = pvp(&n1, &n1, &n2).await;
+    until_log(&mut [&mut p0, &mut p1], 4).await;
+    redis.kill();
+    // A move now cannot be kept: refused with store_unavailable, never acknowledged.
+    let mut sent = Vec::new();
+    let mut refused = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while !refused {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no move was refused while Redis was gone"
+        );
+        let mover = if p0.tracker.my_turn() {
+            &mut p0
+        } else {
+            &mut p1
+        };
+        let Some(entry) = mover.tracker.legal_actions().first().cloned() else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        sent.push(mover.client.act(&battle, fill_first(&entry)).await);
+        let answer = tokio::time::timeout(Duration::from_secs(5), mover.client.expect_msg()).await;
+        match answer {
+            Ok(ServerMsg::Error { code, .. }) if code == ErrorCode::StoreUnavailable => {
+                refused = true;
+            }
+            Ok(ServerMsg::Patch { req: Some(req), .. }) if sent.contains(&req) => {
+                panic!("a move was acknowledged while Redis was gone")
+            }
+            _ => {}
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    redis.restart();
+    // Back: the battle goes on to its end, on whichever node owns it now.
+    let mut spectator = Client::connect_url(&n2.url, "spectator").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let watch = loop {
+        assert!(tokio::time::Instant::now() < deadline, "not back");
+        let req = spectator.req();
+        spectator
+            .send(ClientMsg::Spectate {
+                battle_id: battle.clone(),
+                req: Some(req),
+            })
+            .await;
+        // While the nodes reconnect an answer may be refused (store_unavailable): asked again.
+        let answer = tokio::time::timeout(Duration::from_secs(3), spectator.expect_msg()).await;
+        if let Ok(ServerMsg::Spectating { .. }) = answer {
+            break spectator.expect_snapshot(&battle).await;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let mut watcher = Follower::new(spectator, watch, false);
+    p0.pending = None;
+    p1.pending = None;
+    play_out(&mut [&mut p0, &mut p1], &mut [&mut watcher]).await;
+    assert_eq!(p0.tracker.outcome(), watcher.tracker.outcome());
+    assert_eq!(p1.tracker.outcome(), watcher.tracker.outcome());
+}
+
+#[tokio::test]
+async fn a_draining_node_hands_its_battles_over_and_stops() {
+    let redis = Redis::start("drain");
+    let mut n1 = Node::start(&redis, "n1", &[]);
+    let mut n2 = Node::start(&redis, "n2", &[]);
+    let n3 = Node::start(&redis, "n3", &[]);
+    let mut tables = Vec::new();
+    for _ in 0..3 {
+        let (battle, p0, p1) = pvp(&n1, &n3, &n3).await;
+        tables.push((battle, p0, p1));
+    }
+    for (_, p0, p1) in &mut tables {
+        until_log(&mut [p0, p1], 4).await;
+    }
+    // SIGTERM in cluster mode drains: every battle goes to another node, exit 0.
+    let status = n1.terminate(Duration::from_secs(20));
+    assert!(status.success(), "a drained node exits 0: {status:?}");
+    for (battle, _, _) in &tables {
+        let node = record(&n3, battle).await["node"].clone();
+        assert!(node == "n2" || node == "n3", "{battle} is on {node}");
+    }
+    // `battle-server drain n2` asks n2 to drain from anywhere: it stops too.
+    let asked = std::process::Command::new(battle_e2e::cluster::server_binary())
+        .args(["--cluster-url", &redis.url(), "drain", "n2"])
+        .status()
+        .expect("the binary runs");
+    assert!(asked.success());
+    let status = n2.wait(Duration::from_secs(20));
+    assert!(status.success(), "n2 drained and stopped: {status:?}");
+    for (battle, p0, p1) in &mut tables {
+        play_out(&mut [p0, p1], &mut []).await;
+        assert_eq!(record(&n3, battle).await["node"], "n3");
+    }
+}
+
+/// Run the binary with `args` until it stops (within 20 s): its exit status and stderr.
+fn run_to_end(args: &[&str]) -> (std::process::ExitStatus, String) {
+    let mut child = std::process::Command::new(battle_e2e::cluster::server_binary())
+        .args(args)
+        .args(["--listen", "127.0.0.1:0", "--data-dir", "none"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().expect("wait works") {
+            let mut stderr = String::new();
+            use std::io::Read;
+            let _ = child
+                .stderr
+                .take()
+                .expect("piped")
+                .read_to_string(&mut stderr);
+            return (status, stderr);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?}: still running after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test]
+async fn bad_cluster_settings_are_refused_at_start_with_a_clear_error() {
+    let (status, stderr) = run_to_end(&["--cluster-url", "redis://127.0.0.1:1"]);
+    assert!(!status.success());
+    assert!(stderr.contains("cannot reach Redis"), "{stderr}");
+    let (status, stderr) = run_to_end(&["--cluster-url", "not a url"]);
+    assert!(!status.success());
+    assert!(stderr.contains("is not a Redis URL"), "{stderr}");
+    let redis = Redis::start("same-id");
+    let _n1 = Node::start(&redis, "n1", &[]);
+    let (status, stderr) = run_to_end(&[
+        "--cluster-url",
+        &redis.url(),
+        "--node-id",
+        "n1",
+        "--lease-ms",
+        "1000",
+    ]);
+    assert!(!status.success(), "a second n1 is refused");
+    assert!(stderr.contains("in use"), "{stderr}");
 }

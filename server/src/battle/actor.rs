@@ -38,7 +38,7 @@ use super::command::Command;
 use super::delay::SpectatorDelay;
 use super::handle::BattleHandle;
 use super::seats::Seats;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::metrics::RulesetMeters;
 use crate::quota::Claim;
@@ -850,6 +850,11 @@ impl BattleActor {
             req,
             retry_after_ms: None,
         };
+        if code == ErrorCode::StoreUnavailable {
+            // Frames held for a commit that cannot happen now must not hold this answer.
+            to.offer_ahead_of_held(message_frame(&error));
+            return;
+        }
         to.offer_msg_at(&error, self.ticket);
     }
 

@@ -203,6 +203,7 @@ impl BattleActor {
                     outbox: conn.clone(),
                     viewer: Some(Viewer::Seat(seat)),
                     token_hash: self.seats.token_hash(seat).map(str::to_string),
+                    request: None,
                 });
             }
         }
@@ -212,6 +213,7 @@ impl BattleActor {
                 outbox,
                 viewer: Some(Viewer::Spectator),
                 token_hash: None,
+                request: None,
             });
         }
         self.lobby.remove_local(&self.id);

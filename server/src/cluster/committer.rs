@@ -153,6 +153,10 @@ impl Committer {
     /// Write one batch (trying again until Redis takes it), then release what waited.
     async fn commit(&mut self, batch: &[(Ticket, Op)]) {
         let last = batch.iter().map(|(ticket, _)| *ticket).max().unwrap_or(0);
+        let publications = batch
+            .iter()
+            .filter(|(_, op)| matches!(op, Op::Publish { .. }))
+            .count() as u64;
         let (args, included) = self.arguments(batch);
         let fenced: Vec<String> = if args.is_empty() {
             Vec::new()
@@ -171,6 +175,11 @@ impl Committer {
             }
         }
         self.commits.advance(last);
+        if publications > 0 {
+            if let Some(lobby) = self.lobby.get().and_then(Weak::upgrade) {
+                lobby.metrics().cluster.publications.increment(publications);
+            }
+        }
         if !fenced.is_empty() {
             if let Some(lobby) = self.lobby.get().and_then(Weak::upgrade) {
                 for battle in fenced {

@@ -35,6 +35,9 @@ pub struct Member {
     pub viewer: Option<Viewer>,
     /// For a seat: its token's hash (to take the seat back if the battle moves).
     pub token_hash: Option<String>,
+    /// While not admitted: the request that asks for it, when sending it again does no harm
+    /// (`spectate`, `rejoin`): sent again if its answer may have been lost.
+    pub request: Option<Forwarded>,
 }
 
 impl Member {
@@ -59,22 +62,32 @@ pub struct Follows {
     seqs: DashMap<(String, Viewer), u64>,
     /// The pub/sub connection's sending half (`None` while it is being made again).
     sink: Mutex<Option<PubSubSink>>,
+    /// Whether the pub/sub connection has listened once (and who waits for it).
+    listening: (std::sync::atomic::AtomicBool, tokio::sync::Notify),
 }
 
 impl Follows {
     /// Follow `battle` for `outbox`, subscribing first when this node does not follow it
     /// yet. Returns once Redis confirmed the subscription (or at once if it could not be
     /// made now: the connection will be resynced when pub/sub is back).
-    pub async fn follow(&self, battle: &str, outbox: &Outbox) {
+    pub async fn follow(&self, battle: &str, outbox: &Outbox, cmd: &Forwarded) {
+        let request = matches!(cmd, Forwarded::Spectate { .. } | Forwarded::Rejoin { .. })
+            .then(|| cmd.clone());
         let new = {
             let mut members = self.battles.entry(battle.to_string()).or_default();
             let new = members.is_empty();
-            if !members.iter().any(|m| m.outbox.id() == outbox.id()) {
-                members.push(Member {
+            match members.iter_mut().find(|m| m.outbox.id() == outbox.id()) {
+                Some(member) => {
+                    if member.viewer.is_none() {
+                        member.request = request;
+                    }
+                }
+                None => members.push(Member {
                     outbox: outbox.clone(),
                     viewer: None,
                     token_hash: None,
-                });
+                    request,
+                }),
             }
             new
         };
@@ -101,6 +114,7 @@ impl Follows {
             if let Some(member) = members.iter_mut().find(|m| m.outbox.id() == conn) {
                 member.viewer = Some(viewer);
                 member.token_hash = token_hash;
+                member.request = None;
             }
         }
     }
@@ -121,6 +135,18 @@ impl Follows {
             if let Some(sink) = self.sink.lock().await.as_mut() {
                 let _ = sink.unsubscribe(keys::battle_channel(battle)).await;
             }
+        }
+    }
+
+    /// Resolves once the pub/sub connection listens (its first subscriptions confirmed).
+    pub async fn listening(&self) {
+        use std::sync::atomic::Ordering;
+        loop {
+            let notified = self.listening.1.notified();
+            if self.listening.0.load(Ordering::Acquire) {
+                return;
+            }
+            notified.await;
         }
     }
 
@@ -260,6 +286,12 @@ pub async fn listen(cluster: Arc<Cluster>) {
         }
         wait = Duration::from_millis(100);
         *cluster.follows.sink.lock().await = Some(sink);
+        cluster
+            .follows
+            .listening
+            .0
+            .store(true, std::sync::atomic::Ordering::Release);
+        cluster.follows.listening.1.notify_waiters();
         if !std::mem::replace(&mut first, false) {
             tracing::info!(
                 battles = followed.len(),
@@ -347,11 +379,17 @@ fn resync_all(cluster: &Arc<Cluster>, followed: Vec<(String, Vec<Member>)>) {
         by_battle.entry(battle).or_default().extend(members);
     }
     for (battle, members) in by_battle {
-        for member in members.into_iter().filter(|m| m.viewer.is_some()) {
+        for member in members {
+            let cmd = match (member.viewer, member.request) {
+                (Some(_), _) => Forwarded::Resync { req: None },
+                // Its answer may have been lost: asked again (it does no harm).
+                (None, Some(request)) => request,
+                (None, None) => continue,
+            };
             cluster.forward(Forward {
                 battle: battle.clone(),
                 from: member.outbox,
-                cmd: Forwarded::Resync { req: None },
+                cmd,
             });
         }
     }

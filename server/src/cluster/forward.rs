@@ -44,6 +44,8 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
         }
         let mut pipe = redis::pipe();
         let mut any = false;
+        // Who to tell if the pipeline does not go through.
+        let mut waiting: Vec<(Outbox, Option<battle_protocol::Req>, String)> = Vec::new();
         for forward in batch.drain(..) {
             // A `create` placed on a node names the node, not a battle.
             let placed = forward.battle.strip_prefix('@').map(str::to_string);
@@ -61,7 +63,10 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             }
             match &forward.cmd {
                 Forwarded::Join { .. } | Forwarded::Rejoin { .. } | Forwarded::Spectate { .. } => {
-                    cluster.follows.follow(&forward.battle, &forward.from).await;
+                    cluster
+                        .follows
+                        .follow(&forward.battle, &forward.from, &forward.cmd)
+                        .await;
                 }
                 Forwarded::Leave { .. } | Forwarded::Disconnected => {
                     cluster
@@ -75,6 +80,9 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
                     }
                 }
                 _ => {}
+            }
+            if let Some(req) = answered(&forward.cmd) {
+                waiting.push((forward.from.clone(), req, forward.battle.clone()));
             }
             let entry = InboxEntry {
                 from: cluster.owner.clone(),
@@ -101,8 +109,35 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
         if any {
             if let Err(err) = pipe.query_async::<()>(&mut conn).await {
                 tracing::warn!(%err, "cannot forward commands to their battles' owners");
+                // Nothing was done: every request is told so (never left unanswered).
+                for (from, req, battle) in waiting {
+                    from.offer_msg(&ServerMsg::Error {
+                        code: ErrorCode::StoreUnavailable,
+                        message: "the battle cannot be reached now (the cluster store is out \
+                                  of reach): nothing was done; retry in a moment"
+                            .into(),
+                        battle_id: (!battle.starts_with('@')).then_some(battle),
+                        req,
+                        retry_after_ms: None,
+                    });
+                }
             }
         }
+    }
+}
+
+/// Whether the client waits for an answer to `cmd` (its `req`, which may be absent).
+fn answered(cmd: &Forwarded) -> Option<Option<battle_protocol::Req>> {
+    match cmd {
+        Forwarded::Join { req, .. }
+        | Forwarded::Rejoin { req, .. }
+        | Forwarded::Spectate { req }
+        | Forwarded::Act { req, .. }
+        | Forwarded::Resync { req }
+        | Forwarded::Leave { req }
+        | Forwarded::Resign { req }
+        | Forwarded::Create { req, .. } => Some(*req),
+        Forwarded::Disconnected | Forwarded::Reattach { .. } | Forwarded::Take => None,
     }
 }
 

@@ -121,6 +121,12 @@ impl StoreLink {
         self.available.load(Ordering::Acquire)
     }
 
+    /// Whether Redis answered (the lease's renewal says so between batches): moves are
+    /// refused while it does not, rather than applied and held.
+    pub fn set_available(&self, available: bool) {
+        self.available.store(available, Ordering::Release);
+    }
+
     /// The last ticket handed out.
     pub fn last_ticket(&self) -> Ticket {
         lock(&self.sender).last

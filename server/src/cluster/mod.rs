@@ -214,8 +214,9 @@ impl Cluster {
     }
 
     /// Start this node's cluster tasks (lease renewal, its inbox, the changes it follows,
-    /// failover) for `lobby`.
-    pub fn start(self: &Arc<Self>, lobby: &Arc<Lobby>) {
+    /// failover) for `lobby`; returns once its pub/sub connection listens (answers for its
+    /// connections could be missed before that), or after a few seconds in any case.
+    pub async fn start(self: &Arc<Self>, lobby: &Arc<Lobby>) {
         let _ = self.lobby.set(Arc::downgrade(lobby));
         if let Some(rx) = self
             .forward_rx
@@ -229,6 +230,13 @@ impl Cluster {
         tokio::spawn(inbox::run(self.clone()));
         tokio::spawn(follow::listen(self.clone()));
         tokio::spawn(watch::run(self.clone()));
+        let listening = self.follows.listening();
+        if tokio::time::timeout(Duration::from_secs(5), listening)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the pub/sub connection is not up yet; serving anyway");
+        }
     }
 
     /// The lobby, while the server runs.

@@ -94,6 +94,7 @@ pub async fn renew(cluster: Arc<Cluster>) {
             .arg(unix_now_ms())
             .invoke_async(&mut conn)
             .await;
+        cluster.link.set_available(renewed.is_ok());
         match renewed {
             Ok(1) => {}
             Ok(2) => {

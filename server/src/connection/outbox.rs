@@ -420,6 +420,41 @@ impl Outbox {
         Offer::Queued
     }
 
+    /// Send `frame` (an answer that changes no view, such as a refusal) ahead of the frames
+    /// held for a commit, behind those that may leave now: a store out of reach does not
+    /// keep it from the client. (A held frame is never partly written, so the stream stays
+    /// whole.)
+    pub fn offer_ahead_of_held(&self, frame: Frame) -> Offer {
+        let mut state = self.state();
+        if state.ended || state.closing {
+            return Offer::Closed;
+        }
+        if let Some(end) = &self.shared.remote {
+            return end.send(&[&frame]);
+        }
+        let at = state
+            .queue
+            .iter()
+            .position(|q| !self.committed(q.ticket))
+            .unwrap_or(state.queue.len());
+        if at == 0 && state.offset > 0 {
+            // The head is partly written (so committed): behind it, then.
+            state.push(Queued { frame, ticket: 0 });
+        } else {
+            state.queued_bytes += frame.len();
+            state.queue.insert(at, Queued { frame, ticket: 0 });
+        }
+        match self.flush_locked(&mut state) {
+            Ok(Flushed::Done | Flushed::Held) => Offer::Queued,
+            Ok(Flushed::Blocked) => {
+                drop(state);
+                self.shared.writer.wake();
+                Offer::Queued
+            }
+            Err(_) => Offer::Closed,
+        }
+    }
+
     /// Whether `frames` more frames of `bytes` in all fit behind a non-empty queue.
     fn has_room(&self, state: &State, frames: usize, bytes: usize) -> bool {
         state.queue.len() + frames <= self.shared.capacity
