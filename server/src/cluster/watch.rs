@@ -31,15 +31,47 @@ pub async fn run(cluster: Arc<Cluster>) {
     let mut conn = cluster.conn.clone();
     // When each dead instance was first seen dead.
     let mut seen_dead: HashMap<String, Instant> = HashMap::new();
+    let mut tidied = Instant::now();
     loop {
         tokio::time::sleep(every).await;
-        if cluster.lobby().is_none() {
+        let Some(lobby) = cluster.lobby() else {
             return;
-        }
+        };
         if let Err(err) = look(&cluster, &mut conn, &mut seen_dead).await {
             tracing::debug!(%err, "cannot look for dead nodes now");
         }
+        if tidied.elapsed() >= TIDY_EVERY {
+            tidied = Instant::now();
+            tidy(&cluster, &lobby, &mut conn).await;
+        }
     }
+}
+
+/// How often a node forgets what it no longer needs and prunes the finished battles.
+const TIDY_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Forget the owners of battles nobody here needs (looked up again when needed), and drop
+/// the finished battles past the replay retention (or beyond the most kept) from the list.
+async fn tidy(cluster: &Cluster, lobby: &crate::lobby::Lobby, conn: &mut ConnectionManager) {
+    cluster.owners.retain(|battle, _| {
+        cluster.follows.follows(battle) || lobby.local_handle(battle).is_some()
+    });
+    let retention = lobby.config().retention;
+    let cutoff = retention.cutoff(crate::store::unix_now_ms());
+    let most = retention.most as i64;
+    let _: redis::RedisResult<()> = redis::pipe()
+        .cmd("ZREMRANGEBYSCORE")
+        .arg(keys::FINISHED)
+        .arg("-inf")
+        .arg(format!("({cutoff}"))
+        .ignore()
+        .cmd("ZREMRANGEBYRANK")
+        .arg(keys::FINISHED)
+        .arg(0)
+        .arg(-(most + 1))
+        .ignore()
+        .query_async(conn)
+        .await;
 }
 
 /// One look: claim what is due of every dead instance's battles.

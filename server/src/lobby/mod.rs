@@ -461,6 +461,12 @@ impl Lobby {
                 self.index().remove(entry.created);
             }
         }
+        if let Some(cluster) = &self.cluster {
+            // The battle's proxies for other nodes' connections go with it.
+            cluster
+                .proxies
+                .retain(|(battle, _, _), _| battle != battle_id);
+        }
     }
 
     /// A fresh battle id that no live battle has.
