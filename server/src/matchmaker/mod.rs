@@ -16,6 +16,7 @@ mod command;
 mod handle;
 mod pool;
 mod request;
+mod seating;
 mod task;
 
 use std::sync::atomic::AtomicUsize;
