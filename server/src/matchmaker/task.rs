@@ -152,6 +152,8 @@ impl Matchmaker {
             Command::Gone { conn } => {
                 self.pools.remove(conn);
             }
+            // Only a node of a cluster hears from other nodes.
+            Command::FromNode(_) => {}
         }
     }
 
