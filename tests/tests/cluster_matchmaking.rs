@@ -3,7 +3,7 @@
 //! keep them apart; `unqueue` and a closed connection leave nobody to meet; `bot_after_ms`
 //! gives a bot battle after the wait and not before; of three players for a two-seat battle
 //! two meet and the third waits on; the waiters of a node that died are dropped, never
-//! matched.
+//! matched; a node paused past its lease, whose waiter was dropped so, puts it back.
 //!
 //! Needs `redis-server` (Debian's package: `apt-get install redis-server`).
 
@@ -363,4 +363,37 @@ async fn the_waiters_of_a_node_that_died_are_dropped_never_matched() {
     let (other, seat2, _) = expect_matched(&mut p2, req2).await;
     assert_eq!(battle, other);
     assert_eq!((seat1, seat2), (0, 1), "the live ones, in their order");
+}
+
+#[tokio::test]
+async fn a_node_paused_past_its_lease_puts_its_dropped_waiter_back() {
+    let redis = Redis::start("mm-paused");
+    let n1 = Node::start(&redis, "n1", &[]);
+    let n2 = Node::start(&redis, "n2", &[]);
+    let mut p0 = Client::connect_url(&n1.url, "p0 on n1").await;
+    let (_, req0) = queue(&mut p0, pvp()).await;
+    n1.signal("STOP");
+    // Past its lease: n1 is taken for stopped, and p1's queue drops p0 as dead.
+    tokio::time::sleep(Duration::from_millis(2 * TEST_LEASE_MS + 500)).await;
+    let mut p1 = Client::connect_url(&n2.url, "p1 on n2").await;
+    let (waiting, req1) = queue(&mut p1, pvp()).await;
+    assert_eq!(waiting, 2, "p0 still listed");
+    nothing_comes(&mut p1).await;
+    n1.signal("CONT");
+    // n1 finds p0 missing from the pool with no seat come, and puts it back: they meet.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let matched = battle_e2e::http::scrape(n2.addr)
+            .await
+            .value("battle_matchmaker_matched_total", &[]);
+        if matched == 1.0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "p0 was never put back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (battle, seat1, _) = expect_matched(&mut p1, req1).await;
+    let (other, seat0, _) = expect_matched(&mut p0, req0).await;
+    assert_eq!(battle, other);
+    assert_eq!((seat1, seat0), (0, 1), "p0 lost its place, not its wait");
 }
