@@ -7,6 +7,7 @@
 //! return errors: they exist to make assertions.
 
 pub mod cluster;
+pub mod follower;
 pub mod http;
 
 use std::time::Duration;

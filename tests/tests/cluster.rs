@@ -10,139 +10,11 @@
 
 use std::time::Duration;
 
-use battle_e2e::battle_client::{Applied, ViewTracker};
 use battle_e2e::battle_protocol::{BattleStatus, ClientMsg, ErrorCode, ServerMsg};
 use battle_e2e::cluster::{Node, Redis};
+use battle_e2e::follower::{play_out, Follower};
 use battle_e2e::{fill_first, Client, Create};
 use serde_json::{json, Value};
-
-/// How a player or spectator follows a battle across failovers: it applies every snapshot
-/// and patch, resyncs on a gap, and (a player) acts whenever its seat is awaited, trying
-/// again after a refusal the cluster may give while a battle moves.
-struct Follower {
-    client: Client,
-    tracker: ViewTracker,
-    act: bool,
-    pending: Option<u64>,
-    /// Log lines as long as they were ever seen: what a failover may not lose.
-    seen_log: usize,
-    /// Resyncs asked for after a gap or a patch that did not fit.
-    resyncs: usize,
-}
-
-impl Follower {
-    fn new(client: Client, tracker: ViewTracker, act: bool) -> Follower {
-        Follower {
-            client,
-            tracker,
-            act,
-            pending: None,
-            seen_log: 0,
-            resyncs: 0,
-        }
-    }
-
-    fn battle(&self) -> String {
-        self.tracker.battle_id().to_string()
-    }
-
-    fn log_len(&self) -> usize {
-        self.tracker
-            .game()
-            .and_then(|g| g.get("log"))
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
-    }
-
-    /// Act if it is this player's turn and nothing is pending.
-    async fn maybe_act(&mut self) {
-        if !self.act || self.pending.is_some() || self.tracker.is_over() || !self.tracker.my_turn()
-        {
-            return;
-        }
-        let Some(entry) = self.tracker.legal_actions().first().cloned() else {
-            return;
-        };
-        let battle = self.battle();
-        self.pending = Some(self.client.act(&battle, fill_first(&entry)).await);
-    }
-
-    /// Take one message (waiting at most `wait`); false when none came.
-    async fn step(&mut self, wait: Duration) -> bool {
-        let Ok(msg) = tokio::time::timeout(wait, self.client.expect_msg()).await else {
-            return false;
-        };
-        let battle = self.battle();
-        match &msg {
-            ServerMsg::Snapshot { .. } | ServerMsg::Patch { .. } => {
-                match self.tracker.apply(&msg) {
-                    Ok(applied) => {
-                        let req = match applied {
-                            Applied::Patch { req, .. } | Applied::Snapshot { req, .. } => req,
-                            _ => None,
-                        };
-                        if req.is_some() && req == self.pending {
-                            self.pending = None;
-                        }
-                        if matches!(msg, ServerMsg::Snapshot { .. }) {
-                            // A snapshot may come in place of the patch answering an act.
-                            self.pending = None;
-                        }
-                        let len = self.log_len();
-                        assert!(
-                            len >= self.seen_log || matches!(msg, ServerMsg::Snapshot { .. }),
-                            "the log shrank"
-                        );
-                        assert!(
-                            len >= self.seen_log,
-                            "{}: a snapshot lost log lines already seen ({} < {})",
-                            self.client.name,
-                            len,
-                            self.seen_log
-                        );
-                        self.seen_log = len;
-                    }
-                    Err(_) => {
-                        // A gap or a patch that does not fit: ask for the whole view.
-                        self.resyncs += 1;
-                        self.client
-                            .send(ClientMsg::Resync {
-                                battle_id: battle,
-                                req: None,
-                            })
-                            .await;
-                    }
-                }
-            }
-            ServerMsg::Error { code, req, .. } => {
-                assert!(
-                    matches!(
-                        code,
-                        ErrorCode::StoreUnavailable
-                            | ErrorCode::NotYourTurn
-                            | ErrorCode::IllegalAction
-                            | ErrorCode::BattleOver
-                    ),
-                    "{}: unexpected error {msg:?}",
-                    self.client.name
-                );
-                if *req == self.pending {
-                    self.pending = None;
-                }
-                if *code != ErrorCode::StoreUnavailable {
-                    self.client
-                        .send(ClientMsg::Resync {
-                            battle_id: battle,
-                            req: None,
-                        })
-                        .await;
-                }
-            }
-            _ => {}
-        }
-        true
-    }
-}
 
 /// A PvP synergy battle created on `host`'s node, with `p0` and `p1` seated (each from its
 /// own node) and the followers for both.
@@ -160,29 +32,6 @@ async fn pvp(host: &Node, p0_on: &Node, p1_on: &Node) -> (String, Follower, Foll
         Follower::new(p0, seat0.tracker, true),
         Follower::new(p1, seat1.tracker, true),
     )
-}
-
-/// Play two followers and a spectator to the end together.
-async fn play_out(players: &mut [&mut Follower], watchers: &mut [&mut Follower]) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
-    loop {
-        let done = players.iter().all(|p| p.tracker.is_over())
-            && watchers.iter().all(|w| w.tracker.is_over());
-        if done {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the battle did not end in time"
-        );
-        for player in players.iter_mut() {
-            player.maybe_act().await;
-            player.step(Duration::from_millis(20)).await;
-        }
-        for watcher in watchers.iter_mut() {
-            watcher.step(Duration::from_millis(20)).await;
-        }
-    }
 }
 
 #[tokio::test]
@@ -513,7 +362,10 @@ async fn with_redis_gone_moves_are_refused_and_the_cluster_recovers_when_it_retu
         sent.push(mover.client.act(&battle, fill_first(&entry)).await);
         let answer = tokio::time::timeout(Duration::from_secs(5), mover.client.expect_msg()).await;
         match answer {
-            Ok(ServerMsg::Error { code, .. }) if code == ErrorCode::StoreUnavailable => {
+            Ok(ServerMsg::Error {
+                code: ErrorCode::StoreUnavailable,
+                ..
+            }) => {
                 refused = true;
             }
             Ok(ServerMsg::Patch { req: Some(req), .. }) if sent.contains(&req) => {

@@ -20,7 +20,7 @@ use crate::connection::outbox::Outbox;
 const MAX_PIPELINE: usize = 256;
 
 /// How long an inbox keeps its entries, about (older ones are trimmed as new ones come).
-const INBOX_LENGTH: usize = 100_000;
+pub(crate) const INBOX_LENGTH: usize = 100_000;
 
 /// A command of `from` for `battle`, owned elsewhere (or maybe nowhere).
 #[derive(Debug)]
@@ -137,7 +137,11 @@ fn answered(cmd: &Forwarded) -> Option<Option<battle_protocol::Req>> {
         | Forwarded::Leave { req }
         | Forwarded::Resign { req }
         | Forwarded::Create { req, .. } => Some(*req),
-        Forwarded::Disconnected | Forwarded::Reattach { .. } | Forwarded::Take => None,
+        Forwarded::Disconnected
+        | Forwarded::Reattach { .. }
+        | Forwarded::Take
+        | Forwarded::Seat { .. }
+        | Forwarded::Unmatched { .. } => None,
     }
 }
 
@@ -180,7 +184,11 @@ async fn local(cluster: &Arc<Cluster>, forward: Forward) {
 /// Tell `forward`'s connection that its battle does not exist (nothing to say to a leave).
 fn refuse_missing(forward: &Forward) {
     let req = match &forward.cmd {
-        Forwarded::Disconnected | Forwarded::Leave { .. } | Forwarded::Reattach { .. } => return,
+        Forwarded::Disconnected
+        | Forwarded::Leave { .. }
+        | Forwarded::Reattach { .. }
+        | Forwarded::Seat { .. }
+        | Forwarded::Unmatched { .. } => return,
         Forwarded::Join { req, .. }
         | Forwarded::Rejoin { req, .. }
         | Forwarded::Spectate { req }

@@ -7,6 +7,9 @@
 //! to the battle's actor like a command of this node's own connections. A battle that is
 //! not here is looked up again and the command sent on to its owner (or answered
 //! `no_such_battle`).
+//!
+//! The inbox also brings the seats other nodes' matchmakers give this node's waiting
+//! connections: those go to this node's matchmaker (`crate::matchmaker`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -123,6 +126,12 @@ async fn handle(cluster: &Arc<Cluster>, entry: InboxEntry) {
             super::watch::take_handed(cluster, &entry.battle).await;
             return;
         }
+        Forwarded::Seat { .. } | Forwarded::Unmatched { .. } => {
+            // A match made on another node for one of this node's connections: its wait is
+            // this node's matchmaker's to end.
+            lobby.matchmaker().told_by_node(entry);
+            return;
+        }
         _ => {}
     }
     let mut tries = 0;
@@ -188,7 +197,7 @@ async fn send_on(cluster: &Cluster, owner: &str, entry: &InboxEntry) {
         .arg(keys::inbox(Cluster::node_of(owner)))
         .arg("MAXLEN")
         .arg("~")
-        .arg(100_000)
+        .arg(super::forward::INBOX_LENGTH)
         .arg("*")
         .arg("m")
         .arg(text)
@@ -251,7 +260,10 @@ pub fn command(cmd: Forwarded, from: Outbox) -> Option<Command> {
         Forwarded::Resign { req } => Command::Resign { from, req },
         Forwarded::Disconnected => Command::Disconnected { from },
         Forwarded::Reattach { role } => Command::Reattach { from, role },
-        Forwarded::Create { .. } | Forwarded::Take => return None,
+        Forwarded::Create { .. }
+        | Forwarded::Take
+        | Forwarded::Seat { .. }
+        | Forwarded::Unmatched { .. } => return None,
     })
 }
 

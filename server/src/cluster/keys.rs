@@ -19,7 +19,7 @@
 //! | `bs:finished` | sorted set | finished public battles by when they ended (ms) |
 //! | `bs:replay:{<id>}` | string, with the replay retention as its time to live | a finished battle as kept for its replay (JSON) |
 //! | `bs:inbox:<id>` | stream | commands for a node's battles from other nodes |
-//! | `bs:mm:<pool>` | list | players waiting in one matchmaking pool |
+//! | `bs:mm:<pool>` | list | players waiting in one matchmaking pool, oldest first (JSON entries; the pool named by its ruleset and canonical options, or their hash) |
 //!
 //! Channels: `bs:to:<id>` (frames and notes for one node's connections), `bs:bt:{<id>}`
 //! (a battle's changes, one message per audience), `bs:cluster` (battles that moved).

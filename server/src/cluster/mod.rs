@@ -22,6 +22,9 @@
 //!   replay each from its log ([`watch`]); nodes with connections in a battle that moved take
 //!   them back to the new owner, who sends each a snapshot.
 //! - **One lobby**: `list`, finished battles and replays read Redis ([`directory`]).
+//! - **One matchmaking queue**: the pools are lists in Redis, and players meet whichever
+//!   node they are on; the node that takes them makes the battle and sends every other
+//!   player's node a seat in it (`crate::matchmaker`, its `clustered` part).
 //! - **Placement** sends a new battle to the node with the fewest battles; **draining** hands
 //!   every battle to the others ([`drain`]).
 

@@ -9,6 +9,9 @@
 //! - **A battle's changes** go to the battle's channel, once per audience: the audience's
 //!   viewer on a line of its own, then the frame ([`encode_change`]).
 //! - **Moves**: a battle that changed owner is told on the cluster channel.
+//! - **Matches**: a node whose matchmaker met another node's connection with others sends
+//!   that node a `seat` in the battle it made (or `unmatched`, without one) through its
+//!   inbox, as an [`InboxEntry`] too.
 
 use battle_protocol::{Req, Seat};
 use battle_rules::ruleset::Viewer;
@@ -80,14 +83,36 @@ pub enum Forwarded {
     },
     /// A draining node handed this battle over: load it.
     Take,
+    /// The matchmaker of the entry's `from` node met this node's connection `conn` (waiting
+    /// as wait `n` of node instance `to`) with others in the entry's battle, which `from`
+    /// owns: seat the connection there in `seat`, with the setup and `req` it queued with.
+    Seat {
+        to: String,
+        n: u64,
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setup: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
+    /// Like [`Forwarded::Seat`], but `from` could make no battle for the match (`reason`, an
+    /// error code): the connection's wait is over, unmatched.
+    Unmatched {
+        to: String,
+        n: u64,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        req: Option<Req>,
+    },
 }
 
 /// One entry of a node's inbox.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InboxEntry {
-    /// The node the connection is on.
+    /// The node the connection is on (for `seat` and `unmatched`: the node that met it, its
+    /// connection being on the node whose inbox this is).
     pub from: String,
-    /// The connection's id on that node.
+    /// The connection's id on its node.
     pub conn: u64,
     /// The battle (empty for `create`).
     pub battle: String,
@@ -440,6 +465,48 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<InboxEntry>(&text).expect("reads back"),
             reattach
+        );
+    }
+
+    #[test]
+    fn a_seat_for_a_matched_connection_reads_back() {
+        let seat = InboxEntry {
+            from: "n1/abcd".into(),
+            conn: 5,
+            battle: "b".into(),
+            cmd: Forwarded::Seat {
+                to: "n2/wxyz".into(),
+                n: 3,
+                seat: 1,
+                setup: Some(json!({"deck": ["C001"]})),
+                req: Some(9),
+            },
+        };
+        let text = serde_json::to_string(&seat).expect("serializes");
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).expect("json"),
+            json!({"from": "n1/abcd", "conn": 5, "battle": "b", "cmd": "seat", "to": "n2/wxyz",
+                   "n": 3, "seat": 1, "setup": {"deck": ["C001"]}, "req": 9})
+        );
+        assert_eq!(
+            serde_json::from_str::<InboxEntry>(&text).expect("reads"),
+            seat
+        );
+        let unmatched = InboxEntry {
+            from: "n1/abcd".into(),
+            conn: 5,
+            battle: String::new(),
+            cmd: Forwarded::Unmatched {
+                to: "n2/wxyz".into(),
+                n: 3,
+                reason: "server_busy".into(),
+                req: None,
+            },
+        };
+        let text = serde_json::to_string(&unmatched).expect("serializes");
+        assert_eq!(
+            serde_json::from_str::<InboxEntry>(&text).expect("reads"),
+            unmatched
         );
     }
 
