@@ -32,7 +32,6 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
 use super::audience::Audience;
-use super::bot;
 use super::clock::Clocks;
 use super::command::Command;
 use super::delay::SpectatorDelay;
@@ -50,7 +49,7 @@ use crate::store::{unix_now_ms, Ended, Record, Ticket};
 const BEACON_AFTER: Duration = Duration::from_secs(1);
 
 /// How long a battle whose cluster store is out of reach waits before it looks again.
-const STORE_RETRY: Duration = Duration::from_millis(250);
+pub(super) const STORE_RETRY: Duration = Duration::from_millis(250);
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -91,10 +90,10 @@ pub struct BattleActor {
     /// The ticket of the last record handed to the store: whatever the actor sends leaves
     /// once it is committed (0: nothing to wait for).
     pub(super) ticket: Ticket,
-    bot_rng: ChaCha8Rng,
-    pace: Duration,
+    pub(super) bot_rng: ChaCha8Rng,
+    pub(super) pace: Duration,
     /// How long a seat's holder may be gone before the bot decides for it.
-    grace: Duration,
+    pub(super) grace: Duration,
     /// The creator chose the seed.
     seeded: bool,
     /// Not shown by `list`.
@@ -102,12 +101,12 @@ pub struct BattleActor {
     rx: mpsc::Receiver<Command>,
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
-    step_at: Option<Instant>,
+    pub(super) step_at: Option<Instant>,
     /// When the engine step just taken was due: the next one is due one tick after it (not
     /// one tick after it was processed), so a battle that ticks keeps its cadence.
-    cadence: Option<Instant>,
+    pub(super) cadence: Option<Instant>,
     /// Each person's decision deadline (none without a turn limit).
-    clocks: Clocks,
+    pub(super) clocks: Clocks,
     /// When the battle goes away (finished, or nobody connected).
     pub(super) expire_at: Option<Instant>,
     summary: BattleSummary,
@@ -119,13 +118,13 @@ pub struct BattleActor {
     /// Counts the battle against its creator's open-battle quotas until it is under way.
     claim: Option<Claim>,
     /// The counters of this battle's ruleset (moves, steps, the end).
-    meters: Arc<RulesetMeters>,
+    pub(super) meters: Arc<RulesetMeters>,
     /// In a cluster: the ticket of the last publication, so that a change with no record of
     /// its own is fenced first (see [`BattleActor::fence`]).
     published: Ticket,
     /// In a cluster whose store is out of reach: bots, engine steps and clocks wait until
     /// then (and look again).
-    paused_until: Option<Instant>,
+    pub(super) paused_until: Option<Instant>,
     /// In a cluster, when the audiences with members on other nodes say which `seq` they
     /// are at (a while after their last change; see [`BEACON_AFTER`]).
     pub(super) beacon_at: Option<Instant>,
@@ -225,7 +224,7 @@ impl BattleActor {
     }
 
     /// Record an accepted input in the input log, and in the store.
-    fn log_input(&mut self, input: Input) {
+    pub(super) fn log_input(&mut self, input: Input) {
         if self.lobby.store().is_durable() {
             let record = Record::Input {
                 battle: self.id.clone(),
@@ -414,7 +413,7 @@ impl BattleActor {
 
     /// The one path every move takes, a person's or a bot's: validate and apply, record in
     /// the input log, broadcast. On refusal nothing has changed.
-    fn submit(
+    pub(super) fn submit(
         &mut self,
         seat: Seat,
         action: Value,
@@ -446,7 +445,7 @@ impl BattleActor {
 
     /// [`BattleActor::submit`] from `before`, the view as audiences hold it (taken before
     /// anything changed, the clocks included), for a playing battle.
-    fn submit_from(
+    pub(super) fn submit_from(
         &mut self,
         seat: Seat,
         action: Value,
@@ -469,7 +468,7 @@ impl BattleActor {
     /// take turns; building it once for all audiences costs less than once per audience.
     /// With a spectator delay it is built for the spectators too (as the view after the
     /// change is), though they are not sent its diff.
-    fn views_now(&self) -> Option<(Viewers, ViewValue)> {
+    pub(super) fn views_now(&self) -> Option<(Viewers, ViewValue)> {
         let watching = self.watching();
         (!watching.is_empty()).then(|| (watching, self.envelope(self.built_for(watching))))
     }
@@ -519,7 +518,7 @@ impl BattleActor {
     /// After the game changed: settle the status, broadcast, and plan the next bot move and
     /// the clocks. `before` is [`BattleActor::views_now`] from just before the change
     /// (`None`: every audience gets a snapshot); `acted` the seat that moved, if one did.
-    fn after_change(
+    pub(super) fn after_change(
         &mut self,
         acted: Option<(Seat, Option<Req>)>,
         before: Option<(Viewers, ViewValue)>,
@@ -644,201 +643,6 @@ impl BattleActor {
         if !self.seats.shown_as(&self.shown_seats) {
             let before = self.views_now();
             self.publish(None, before);
-        }
-    }
-
-    /// Arm the timer for the engine's next step, or for a bot whose decision is awaited.
-    fn plan_step(&mut self) {
-        self.step_at = None;
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        let now = Instant::now();
-        // Only an engine step leaves a cadence; any other change starts the count afresh.
-        let cadence = self.cadence.take();
-        if let Some(ms) = self.game.next_tick() {
-            let delay = if self.pace.is_zero() {
-                Duration::ZERO
-            } else {
-                Duration::from_millis(ms)
-            };
-            // One tick after the previous step was due; never in the past (a server that
-            // fell behind does not make up for it with a burst).
-            let floor = now.checked_sub(delay).unwrap_or(now);
-            let due = cadence.map_or(now, |previous| previous.max(floor)) + delay;
-            self.step_at = Some(due.max(now));
-        } else {
-            self.step_at = self.bot_due(now);
-        }
-    }
-
-    /// When the server next decides for an awaited seat: after the pace for a bot's seat or
-    /// a person's gone past its grace, else when the first absent person's grace ends.
-    fn bot_due(&self, now: Instant) -> Option<Instant> {
-        let awaited = self.game.to_act();
-        if awaited
-            .iter()
-            .any(|&seat| self.seats.covered(seat, now, self.grace))
-        {
-            return Some(now + self.pace);
-        }
-        awaited
-            .iter()
-            .filter_map(|&seat| self.seats.covered_from(seat, self.grace))
-            .min()
-    }
-
-    /// A seat's holder went away: if its decision is awaited, the server takes it over when
-    /// the grace ends (unless something is due sooner).
-    pub(super) fn plan_cover(&mut self) {
-        if self.status != BattleStatus::Playing || self.game.next_tick().is_some() {
-            return;
-        }
-        if let Some(due) = self.bot_due(Instant::now()) {
-            self.step_at = Some(self.step_at.map_or(due, |at| at.min(due)));
-        }
-    }
-
-    /// Give each person whose decision is awaited a deadline (when the server has a turn
-    /// limit); `acted` just moved, so its clock starts again if it is still awaited.
-    fn plan_clocks(&mut self, acted: Option<Seat>) {
-        if !self.clocks.is_on() {
-            return;
-        }
-        if self.status != BattleStatus::Playing {
-            self.clocks.stop();
-            return;
-        }
-        let seats = &self.seats;
-        self.clocks.update(
-            &self.game.to_act(),
-            |seat| !seats.is_bot(seat),
-            acted,
-            Instant::now(),
-        );
-    }
-
-    /// A timer fired. Returns true when the battle has expired.
-    fn on_timer(&mut self) -> bool {
-        let now = Instant::now();
-        if !self.lobby.store().is_available() {
-            // Nothing that would be logged happens while it cannot be kept.
-            self.paused_until = Some(now + STORE_RETRY);
-            return false;
-        }
-        self.paused_until = None;
-        if self.beacon_at.is_some_and(|at| at <= now) {
-            self.beacon_at = None;
-            for audience in &self.audiences {
-                audience.beacon();
-            }
-        }
-        self.release_to_spectators(now);
-        if self.step_at.is_some_and(|at| at <= now) {
-            self.step();
-        }
-        if self.clocks.next().is_some_and(|at| at <= now) {
-            // Taken before the clock stops: the stop is part of the change published.
-            let before = self.views_now();
-            if let Some((seat, in_row)) = self.clocks.expire(now) {
-                self.time_out(seat, in_row, before);
-            }
-        }
-        if self.expire_at.is_none_or(|at| at > now) {
-            return false;
-        }
-        // A battle stays until its spectators have been sent every view held for them.
-        match self
-            .spectator_delay
-            .as_ref()
-            .and_then(SpectatorDelay::last_due)
-        {
-            Some(last) => {
-                self.expire_at = Some(last);
-                false
-            }
-            None => true,
-        }
-    }
-
-    /// `seat` let its deadline pass (`in_row` times in a row now): the ruleset's own rule for
-    /// it decides if it has one ([`Ruleset::timeout`]), else the bot, as an input like any
-    /// other; after the timer's `forfeit_after` in a row the seat forfeits (it resigns).
-    fn time_out(&mut self, seat: Seat, in_row: u32, before: Option<(Viewers, ViewValue)>) {
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        if in_row >= self.clocks.forfeit_after() {
-            if self.game.resign(seat).is_ok() {
-                tracing::info!(seat, in_row, "seat forfeits on time");
-                self.log_input(Input::Resign { seat });
-            }
-            return self.after_change(None, before);
-        }
-        tracing::info!(seat, in_row, "decision timed out");
-        self.meters.timeouts.increment(1);
-        if self.game.timeout(seat).is_ok() {
-            self.log_input(Input::Timeout { seat });
-            return self.after_change(None, before);
-        }
-        let action = bot::choose(&*self.game, seat, &mut self.bot_rng);
-        self.meters.bot_moves.increment(1);
-        let refused = match action {
-            Some(action) => self.submit_from(seat, action, None, before.clone()).err(),
-            None => Some((ErrorCode::Internal, "no action".to_owned())),
-        };
-        if let Some((code, message)) = refused {
-            tracing::error!(battle = %self.id, seat, %code, %message, "timed-out move refused");
-            // The stopped clock is still a change to publish.
-            self.after_change(None, before);
-        }
-    }
-
-    /// One engine step or one bot move.
-    fn step(&mut self) {
-        let due = self.step_at.take();
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        if self.game.next_tick().is_some() {
-            let before = self.views_now();
-            match self.game.advance() {
-                Ok(()) => {
-                    self.log_input(Input::Advance);
-                    self.meters.engine_steps.increment(1);
-                    self.cadence = due;
-                    self.after_change(None, before);
-                }
-                Err(err) => tracing::error!(%err, "engine step refused"),
-            }
-            return;
-        }
-        let now = Instant::now();
-        let Some(seat) = self
-            .game
-            .to_act()
-            .into_iter()
-            .find(|&seat| self.seats.covered(seat, now, self.grace))
-        else {
-            // An absent holder came back, or its grace has not ended yet.
-            self.step_at = self.bot_due(now);
-            return;
-        };
-        let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {
-            tracing::error!(battle = %self.id, seat, "bot seat must act but has no action");
-            return;
-        };
-        self.meters.bot_moves.increment(1);
-        if let Err((code, message)) = self.submit(seat, action, None) {
-            // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
-            // to a random action so the battle goes on.
-            tracing::error!(battle = %self.id, seat, %code, %message, "bot move refused");
-            let Some(fallback) = self.game.random_action(seat, &mut self.bot_rng) else {
-                return;
-            };
-            if let Err((code, message)) = self.submit(seat, fallback, None) {
-                tracing::error!(battle = %self.id, seat, %code, %message, "random action refused");
-            }
         }
     }
 

@@ -23,6 +23,7 @@ pub mod outbox;
 pub mod rate;
 mod reader;
 pub mod remote;
+mod router;
 mod writer;
 
 use std::sync::Arc;

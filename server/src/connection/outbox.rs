@@ -189,67 +189,6 @@ impl Outbox {
         }
     }
 
-    /// An outbox whose frames go to another node (see `remote.rs`).
-    pub(super) fn remote(end: RemoteEnd) -> Outbox {
-        Outbox {
-            shared: Arc::new(Shared {
-                id: ConnId::next(),
-                capacity: 1,
-                max_bytes: usize::MAX,
-                socket: None,
-                state: Mutex::new(State::default()),
-                writer: AtomicWaker::new(),
-                gate: None,
-                overflows: Counter::noop(),
-                mailbox: Mailbox::default(),
-                remote: Some(end),
-            }),
-        }
-    }
-
-    /// Where a remote outbox's frames go (`None` for a connection of this node).
-    pub(super) fn remote_end(&self) -> Option<&RemoteEnd> {
-        self.shared.remote.as_ref()
-    }
-
-    /// A remote outbox whose connection is gone (its node said so, or died): nothing is sent
-    /// to it any more.
-    pub fn end_remote(&self) {
-        let mut state = self.state();
-        state.ended = true;
-        state.closing = true;
-    }
-
-    /// Whether a frame carrying `ticket` must be dropped: its write was refused (a battle
-    /// another node of a cluster took).
-    fn poisoned(&self, ticket: Ticket) -> bool {
-        ticket != 0
-            && self
-                .shared
-                .gate
-                .as_ref()
-                .is_some_and(|g| g.is_poisoned(ticket))
-    }
-
-    /// Drop the queued frames whose ticket was poisoned (never one partly written).
-    fn drop_poisoned(&self, state: &mut State) {
-        if !self.shared.gate.as_ref().is_some_and(|g| g.any_poisoned()) {
-            return;
-        }
-        let started = state.offset > 0;
-        let mut kept = std::collections::VecDeque::with_capacity(state.queue.len());
-        let mut bytes = 0;
-        for (index, queued) in std::mem::take(&mut state.queue).into_iter().enumerate() {
-            let keep = (started && index == 0) || !self.poisoned(queued.ticket);
-            if keep {
-                bytes += queued.frame.len();
-                kept.push_back(queued);
-            }
-        }
-        state.queue = kept;
-        state.queued_bytes = bytes;
-    }
-
     /// Whether a frame carrying `ticket` may leave now.
     fn committed(&self, ticket: Ticket) -> bool {
         ticket == 0
@@ -418,41 +357,6 @@ impl Outbox {
         state.push(Queued { frame, ticket });
         self.hold_for(&mut state, ticket);
         Offer::Queued
-    }
-
-    /// Send `frame` (an answer that changes no view, such as a refusal) ahead of the frames
-    /// held for a commit, behind those that may leave now: a store out of reach does not
-    /// keep it from the client. (A held frame is never partly written, so the stream stays
-    /// whole.)
-    pub fn offer_ahead_of_held(&self, frame: Frame) -> Offer {
-        let mut state = self.state();
-        if state.ended || state.closing {
-            return Offer::Closed;
-        }
-        if let Some(end) = &self.shared.remote {
-            return end.send(&[&frame]);
-        }
-        let at = state
-            .queue
-            .iter()
-            .position(|q| !self.committed(q.ticket))
-            .unwrap_or(state.queue.len());
-        if at == 0 && state.offset > 0 {
-            // The head is partly written (so committed): behind it, then.
-            state.push(Queued { frame, ticket: 0 });
-        } else {
-            state.queued_bytes += frame.len();
-            state.queue.insert(at, Queued { frame, ticket: 0 });
-        }
-        match self.flush_locked(&mut state) {
-            Ok(Flushed::Done | Flushed::Held) => Offer::Queued,
-            Ok(Flushed::Blocked) => {
-                drop(state);
-                self.shared.writer.wake();
-                Offer::Queued
-            }
-            Err(_) => Offer::Closed,
-        }
     }
 
     /// Whether `frames` more frames of `bytes` in all fit behind a non-empty queue.
@@ -776,6 +680,9 @@ impl Drop for Tap {
 /// Nothing is queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Empty;
+
+#[path = "outbox_cluster.rs"]
+mod cluster;
 
 #[cfg(test)]
 #[path = "outbox_tests.rs"]
