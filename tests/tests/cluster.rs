@@ -142,31 +142,6 @@ impl Follower {
         }
         true
     }
-
-    /// Follow until the battle is over (bounded).
-    async fn to_the_end(&mut self) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        while !self.tracker.is_over() {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "{}: the battle did not end in time: {:?}",
-                self.client.name,
-                self.tracker.view()
-            );
-            self.maybe_act().await;
-            if !self.step(Duration::from_millis(500)).await && self.pending.is_some() {
-                // An act whose answer was lost in a move: ask where the battle is.
-                self.pending = None;
-                let battle = self.battle();
-                self.client
-                    .send(ClientMsg::Resync {
-                        battle_id: battle,
-                        req: None,
-                    })
-                    .await;
-            }
-        }
-    }
 }
 
 /// A PvP synergy battle created on `host`'s node, with `p0` and `p1` seated (each from its
