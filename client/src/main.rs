@@ -276,7 +276,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let policy = ReconnectPolicy::default();
     let command = match cli.command {
-        Command::Loadtest(args) => return battle_client::loadtest::run(&cli.server[0], args).await,
+        Command::Loadtest(args) => return battle_client::loadtest::run(&cli.server, args).await,
         command => command,
     };
     let servers = Servers::new(cli.server).context("no --server given")?;

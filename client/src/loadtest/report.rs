@@ -42,8 +42,14 @@ pub struct ServerUsage {
 /// Everything a load test measured.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
-    /// The server's URL.
+    /// The servers' URLs players and creators connected to (`--server`), separated by
+    /// commas.
     pub url: String,
+    /// The servers spectators connected to (`--spectator-server`), separated by commas;
+    /// `null`: the same as `url`.
+    pub spectator_url: Option<String>,
+    /// Whether connections that failed connected again (`--reconnect`).
+    pub reconnect: bool,
     /// The ruleset played.
     pub ruleset: String,
     /// The ruleset's sample played, by name.
@@ -77,8 +83,12 @@ pub struct Report {
     pub battles_failed: u64,
     /// Most battles in progress at once.
     pub peak_battles: u64,
-    /// Connections opened (WebSocket handshake done) over the whole run.
+    /// Connections opened (WebSocket handshake done) over the whole run, reconnections
+    /// included.
     pub connections_opened: u64,
+    /// Connections opened again after one failed during the run, each having taken its
+    /// place back in its battle or tried to (`--reconnect`).
+    pub reconnects: u64,
     /// Actions accepted (answered with their `req`) over the whole run.
     pub actions: u64,
     /// Actions accepted per second in the measured window.

@@ -61,8 +61,13 @@ pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
     if config.progress_json == Some(Duration::ZERO) {
         bail!("the --progress-json interval must be longer than 0");
     }
-    let target =
-        target::Target::resolve(&config.url, config.allow_remote, config.source_addrs).await?;
+    let targets = target::Targets::resolve(
+        &config.servers,
+        &config.spectator_servers,
+        config.allow_remote,
+        config.source_addrs,
+    )
+    .await?;
     let pid = config.server_pid;
     let server_start = match pid {
         Some(pid) => Some(procfs::sample(pid).with_context(|| format!("cannot read /proc/{pid}"))?),
@@ -70,7 +75,7 @@ pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
     };
     let start = Instant::now();
     let deadline = start + config.duration;
-    let shared = Arc::new(Shared::new(config, target, deadline));
+    let shared = Arc::new(Shared::new(config, targets, deadline));
     let (stop_monitor, monitor) =
         monitor::spawn(shared.clone(), start, server_start.map_or(0, |u| u.rss_kib));
 
@@ -194,14 +199,17 @@ fn build_report(
     let errors = stats.errors();
     let connections_opened = Stats::get(&stats.connections_opened);
     let failure = status::failure(
-        &config.url,
+        config.url(),
         shared.halted(),
         connections_opened,
         &battles,
         &errors,
     );
     let mut report = Report {
-        url: config.url.clone(),
+        url: config.servers.join(","),
+        spectator_url: (!config.spectator_servers.is_empty())
+            .then(|| config.spectator_servers.join(",")),
+        reconnect: config.reconnect,
         ruleset: config.ruleset.clone(),
         sample: config.sample.clone(),
         options: config.options.clone(),
@@ -218,6 +226,7 @@ fn build_report(
         battles_failed: battles.failed,
         peak_battles: battles.peak_in_flight,
         connections_opened,
+        reconnects: Stats::get(&stats.reconnects),
         actions: Stats::get(&stats.actions),
         actions_per_sec: rate(from.actions, to.actions),
         frames_in: Stats::get(&stats.frames_in),

@@ -60,6 +60,9 @@ impl fmt::Display for Report {
             "load test of {} — {} sample {} {}, {} concurrent battles × ({} players + {} spectators), think {} ms",
             self.url, self.ruleset, self.sample, self.options, self.concurrency, self.players, self.spectators, self.think_ms
         )?;
+        if let Some(spectators) = &self.spectator_url {
+            writeln!(o, "  spectators   through {spectators}")?;
+        }
         writeln!(
             o,
             "  time         run {:.1} s, measured window {:.1} s",
@@ -77,7 +80,15 @@ impl fmt::Display for Report {
             "  battles      started {} = completed {} + abandoned {} + failed {}{unaccounted}; peak {} at once",
             battles.started, battles.completed, battles.abandoned, battles.failed, battles.peak_in_flight
         )?;
-        writeln!(o, "  connections  {} opened", self.connections_opened)?;
+        if self.reconnect {
+            writeln!(
+                o,
+                "  connections  {} opened, {} of them reconnections (--reconnect)",
+                self.connections_opened, self.reconnects
+            )?;
+        } else {
+            writeln!(o, "  connections  {} opened", self.connections_opened)?;
+        }
         writeln!(
             o,
             "  actions      {} accepted, {:.1}/s",
