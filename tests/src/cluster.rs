@@ -161,13 +161,19 @@ impl Node {
     /// Start node `id` on `redis` with the test lease, no pacing and no data directory;
     /// `extra` flags after those.
     pub fn start(redis: &Redis, id: &str, extra: &[&str]) -> Node {
+        Node::start_on(&redis.url(), id, TEST_LEASE_MS, extra)
+    }
+
+    /// Start node `id` on the Redis at `cluster_url` with a lease of `lease_ms`, no pacing
+    /// and no data directory; `extra` flags after those.
+    pub fn start_on(cluster_url: &str, id: &str, lease_ms: u64, extra: &[&str]) -> Node {
         let mut args: Vec<String> = [
             "--cluster-url",
-            &redis.url(),
+            cluster_url,
             "--node-id",
             id,
             "--lease-ms",
-            &TEST_LEASE_MS.to_string(),
+            &lease_ms.to_string(),
             "--listen",
             "127.0.0.1:0",
             "--data-dir",
