@@ -83,6 +83,11 @@ pub struct LoadtestArgs {
     /// The server's process id: sample its CPU time and RSS from /proc.
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Another process of the service under load whose CPU time and RSS count with the
+    /// server's (with --server-pid): for a node of a cluster, its `redis-server`.
+    /// Repeatable.
+    #[arg(long = "also-pid", value_name = "PID", requires = "server_pid")]
+    pub also_pids: Vec<u32>,
     /// `table` (human-readable, default) or `json` (machine-readable) on stdout.
     #[arg(long, default_value = "table", value_parser = ["table", "json"])]
     pub output: String,

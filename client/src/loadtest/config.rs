@@ -54,6 +54,9 @@ pub struct LoadConfig {
     pub allow_remote: bool,
     /// Server process to sample.
     pub server_pid: Option<u32>,
+    /// Other processes whose CPU and RSS count with the server's (a cluster node's
+    /// `redis-server`); only with `server_pid`.
+    pub also_pids: Vec<u32>,
     /// Gates checked at the end.
     pub thresholds: Vec<Threshold>,
     /// Seed for the bots.
@@ -90,6 +93,7 @@ impl LoadConfig {
             source_addrs: 1,
             allow_remote: false,
             server_pid: None,
+            also_pids: Vec::new(),
             thresholds: Vec::new(),
             seed: 1,
             progress: false,
@@ -132,6 +136,7 @@ impl LoadConfig {
             source_addrs: args.source_addrs,
             allow_remote: args.allow_remote,
             server_pid: args.server_pid,
+            also_pids: args.also_pids.clone(),
             thresholds: args.thresholds.clone(),
             seed: args.seed,
             progress: !args.quiet,
@@ -141,6 +146,17 @@ impl LoadConfig {
             reconnect: args.reconnect,
             ..LoadConfig::new(url.as_str())
         })
+    }
+
+    /// The processes whose usage the report counts as the server's: `server_pid` and
+    /// `also_pids` (none without `server_pid`).
+    pub fn server_pids(&self) -> Vec<u32> {
+        match self.server_pid {
+            Some(pid) => std::iter::once(pid)
+                .chain(self.also_pids.iter().copied())
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     /// The first server players connect to (where the run asks which rulesets there are).

@@ -15,6 +15,9 @@ use super::threshold::Verdict;
 pub struct ServerUsage {
     /// The server's process id.
     pub pid: u32,
+    /// Other processes counted with it (`--also-pid`: a cluster node's `redis-server`):
+    /// every figure below is their sum with the server's.
+    pub also_pids: Vec<u32>,
     /// CPU seconds (user + system) the server used during the measured window.
     pub cpu_secs: f64,
     /// Server CPU seconds per 1,000 accepted actions in the measured window.

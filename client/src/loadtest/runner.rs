@@ -31,7 +31,7 @@ struct Mark {
 }
 
 impl Mark {
-    fn now(stats: &Stats, pid: Option<u32>) -> Mark {
+    fn now(stats: &Stats, pids: &[u32]) -> Mark {
         Mark {
             at: Instant::now(),
             actions: Stats::get(&stats.actions),
@@ -39,7 +39,9 @@ impl Mark {
             frames_in: Stats::get(&stats.frames_in),
             bytes_in: Stats::get(&stats.bytes_in),
             frames_out: Stats::get(&stats.frames_out),
-            server: pid.and_then(procfs::sample),
+            server: (!pids.is_empty())
+                .then(|| procfs::sample_all(pids))
+                .flatten(),
             client: procfs::own(),
         }
     }
@@ -68,10 +70,13 @@ pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
         config.source_addrs,
     )
     .await?;
-    let pid = config.server_pid;
+    let pids = config.server_pids();
+    let pid = &pids[..];
     let server_start = match pid {
-        Some(pid) => Some(procfs::sample(pid).with_context(|| format!("cannot read /proc/{pid}"))?),
-        None => None,
+        [] => None,
+        _ => {
+            Some(procfs::sample_all(pid).with_context(|| format!("cannot read /proc of {pid:?}"))?)
+        }
     };
     let start = Instant::now();
     let deadline = start + config.duration;
@@ -183,6 +188,7 @@ fn build_report(
             let peak = peak_rss.max(b.rss_kib).max(start.rss_kib);
             Some(ServerUsage {
                 pid,
+                also_pids: config.also_pids.clone(),
                 cpu_secs: cpu,
                 cpu_secs_per_1000_actions: (actions > 0).then(|| cpu * 1000.0 / actions as f64),
                 cpu_secs_per_1000_ticks: (ticks > 0).then(|| cpu * 1000.0 / ticks as f64),

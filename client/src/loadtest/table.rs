@@ -144,10 +144,15 @@ impl fmt::Display for Report {
             let per_1000 = s
                 .cpu_secs_per_1000_actions
                 .map_or("-".into(), |v| format!("{v:.4}"));
+            let pids = std::iter::once(&s.pid)
+                .chain(&s.also_pids)
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ");
             writeln!(
                 o,
-                "  server       pid {}, cpu {:.2} s ({:.2} cores), {per_1000} cpu-s per 1000 actions",
-                s.pid, s.cpu_secs, s.cpu_cores
+                "  server       pid {pids}, cpu {:.2} s ({:.2} cores), {per_1000} cpu-s per 1000 actions",
+                s.cpu_secs, s.cpu_cores
             )?;
             writeln!(
                 o,
