@@ -30,7 +30,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use battle_e2e::battle_client::{fill, Applied, Connection, ViewTracker};
 use battle_e2e::battle_protocol::{ClientMsg, Req, ServerMsg};
-use battle_e2e::cluster::Node;
+use battle_e2e::cluster::{server_binary, Node};
 use clap::Parser;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -63,6 +63,9 @@ struct Args {
     /// Print the result as one JSON object instead of a few lines of text.
     #[arg(long)]
     json: bool,
+    /// The `battle-server` binary the nodes run (default: this profile's, built first).
+    #[arg(long)]
+    server_binary: Option<std::path::PathBuf>,
 }
 
 /// Longest wait for one answer while setting up.
@@ -135,10 +138,20 @@ async fn measure(args: &Args) -> anyhow::Result<bool> {
     if args.battles == 0 {
         bail!("--battles must be at least 1");
     }
-    let mut a = Node::start_on(&args.cluster_url, "failover-a", args.lease_ms, &NODE_FLAGS);
+    let binary = args.server_binary.clone().unwrap_or_else(server_binary);
+    let node = |id: &str| {
+        Node::start_binary(
+            binary.clone(),
+            &args.cluster_url,
+            id,
+            args.lease_ms,
+            &NODE_FLAGS,
+        )
+    };
+    let mut a = node("failover-a");
     let battles = create_all(&a.url, args.battles).await?;
     eprintln!("created {} battles on node A ({})", battles.len(), a.url);
-    let b = Node::start_on(&args.cluster_url, "failover-b", args.lease_ms, &NODE_FLAGS);
+    let b = node("failover-b");
     let shared = Arc::new(Shared {
         think: Duration::from_millis(args.think_ms),
         killed: OnceLock::new(),
