@@ -207,6 +207,13 @@ async fn players_and_spectators_on_different_nodes_play_one_battle() {
         "the same log on both nodes"
     );
     assert_eq!(watcher.tracker.status(), Some(BattleStatus::Finished));
+    // n1 owns the battle: every change for n2's player and spectator went out through Redis.
+    let metrics = battle_e2e::http::get(n1.addr, "/metrics").await.text();
+    let samples = battle_e2e::http::Samples::parse(&metrics);
+    assert!(
+        samples.value("battle_cluster_publications_total", &[]) > 0.0,
+        "publications are counted"
+    );
 }
 
 /// Follow every follower until each has seen `lines` log lines (bounded).
