@@ -79,6 +79,19 @@ struct Shared {
     think: Duration,
     /// When the node was killed: just before the signal, and once it was reaped.
     killed: OnceLock<(Instant, Instant)>,
+    /// Refusals the players got, by error code.
+    refusals: Mutex<std::collections::BTreeMap<String, u64>>,
+}
+
+impl Shared {
+    fn refused(&self, code: String) {
+        *self
+            .refusals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(code)
+            .or_insert(0) += 1;
+    }
 }
 
 /// One battle's figures.
@@ -91,6 +104,17 @@ struct Watch {
     /// The battle ended with a move made before the kill (its answer may have come after
     /// it): it was not in progress then.
     over_before_kill: AtomicBool,
+    /// How each player's part ended, when it did (for a battle that did not come back).
+    ends: Mutex<Vec<String>>,
+}
+
+impl Watch {
+    fn ended(&self, why: String) {
+        self.ends
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(why);
+    }
 }
 
 fn earliest(slot: &Mutex<Option<Instant>>, at: Instant) {
@@ -155,6 +179,7 @@ async fn measure(args: &Args) -> anyhow::Result<bool> {
     let shared = Arc::new(Shared {
         think: Duration::from_millis(args.think_ms),
         killed: OnceLock::new(),
+        refusals: Mutex::default(),
     });
     let watches: Vec<Arc<Watch>> = battles.iter().map(|_| Arc::default()).collect();
     let mut players = seat_all(&b.url, &battles, &watches, &shared).await?;
@@ -185,6 +210,22 @@ async fn measure(args: &Args) -> anyhow::Result<bool> {
     let live = live();
     let ms = |at: Instant| at.saturating_duration_since(before).as_secs_f64() * 1000.0;
     let playable: Vec<f64> = live.iter().filter_map(|w| back(w)).map(ms).collect();
+    // The battles that did not come back (the first ten): what their players saw.
+    let missing: Vec<Value> = battles
+        .iter()
+        .zip(&watches)
+        .filter(|(_, w)| !w.over_before_kill.load(Ordering::Acquire) && back(w).is_none())
+        .take(10)
+        .map(|(battle, w)| {
+            let taken = w
+                .taken_over
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_some();
+            let ends = w.ends.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            json!({"battle": battle, "snapshot_after_kill": taken, "players_ended": ends})
+        })
+        .collect();
     let taken: Vec<f64> = live
         .iter()
         .filter_map(|w| *w.taken_over.lock().unwrap_or_else(|p| p.into_inner()))
@@ -194,6 +235,8 @@ async fn measure(args: &Args) -> anyhow::Result<bool> {
         "battles": battles.len(),
         "in_progress_at_kill": live.len(),
         "came_back": playable.len(),
+        "not_back": missing,
+        "refusals": *shared.refusals.lock().unwrap_or_else(|p| p.into_inner()),
         "lease_ms": args.lease_ms,
         "kill_after_secs": args.kill_after_secs,
         "think_ms": args.think_ms,
@@ -408,17 +451,23 @@ async fn play(
                     action,
                     req: Some(next_req),
                 };
-                if conn.send(&act).await.is_err() {
+                if let Err(err) = conn.send(&act).await {
+                    watch.ended(format!("sending a move: {err}"));
                     return;
                 }
                 pending = Some((next_req, Instant::now()));
             }
         }
-        let Ok(msg) = conn.recv().await else {
-            return;
+        let msg = match conn.recv().await {
+            Ok(msg) => msg,
+            Err(err) => {
+                watch.ended(format!("receiving: {err}"));
+                return;
+            }
         };
         let at = Instant::now();
-        if let ServerMsg::Error { req, .. } = &msg {
+        if let ServerMsg::Error { req, code, .. } = &msg {
+            shared.refused(code.to_string());
             // Refused (the turn moved on meanwhile): look at the view again.
             if req.is_some() && *req == pending.map(|(r, _)| r) {
                 pending = None;
@@ -445,7 +494,8 @@ async fn play(
                     battle_id: battle.clone(),
                     req: Some(next_req),
                 };
-                if conn.send(&resync).await.is_err() {
+                if let Err(err) = conn.send(&resync).await {
+                    watch.ended(format!("asking for a resync: {err}"));
                     return;
                 }
             }
