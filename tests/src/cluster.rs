@@ -155,19 +155,38 @@ pub struct Node {
     /// Its address, for HTTP.
     pub addr: std::net::SocketAddr,
     args: Vec<String>,
+    /// The `battle-server` it runs.
+    binary: PathBuf,
 }
 
 impl Node {
     /// Start node `id` on `redis` with the test lease, no pacing and no data directory;
     /// `extra` flags after those.
     pub fn start(redis: &Redis, id: &str, extra: &[&str]) -> Node {
+        Node::start_on(&redis.url(), id, TEST_LEASE_MS, extra)
+    }
+
+    /// Start node `id` on the Redis at `cluster_url` with a lease of `lease_ms`, no pacing
+    /// and no data directory; `extra` flags after those.
+    pub fn start_on(cluster_url: &str, id: &str, lease_ms: u64, extra: &[&str]) -> Node {
+        Node::start_binary(server_binary(), cluster_url, id, lease_ms, extra)
+    }
+
+    /// [`Node::start_on`] with the `battle-server` at `binary` (a build of its own).
+    pub fn start_binary(
+        binary: PathBuf,
+        cluster_url: &str,
+        id: &str,
+        lease_ms: u64,
+        extra: &[&str],
+    ) -> Node {
         let mut args: Vec<String> = [
             "--cluster-url",
-            &redis.url(),
+            cluster_url,
             "--node-id",
             id,
             "--lease-ms",
-            &TEST_LEASE_MS.to_string(),
+            &lease_ms.to_string(),
             "--listen",
             "127.0.0.1:0",
             "--data-dir",
@@ -185,13 +204,14 @@ impl Node {
             url: String::new(),
             addr: "127.0.0.1:0".parse().expect("an address"),
             args,
+            binary,
         };
         node.launch();
         node
     }
 
     fn launch(&mut self) {
-        let mut child = Command::new(server_binary())
+        let mut child = Command::new(&self.binary)
             .args(&self.args)
             .env(
                 "RUST_LOG",

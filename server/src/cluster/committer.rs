@@ -93,6 +93,9 @@ impl Op {
     }
 }
 
+/// An operation written in a batch: its ticket, its battle, whether it publishes.
+type Included = (Ticket, String, bool);
+
 /// A battle this node owns: its epoch and how long its log is.
 #[derive(Debug, Clone, Copy)]
 struct Owned {
@@ -153,21 +156,30 @@ impl Committer {
     /// Write one batch (trying again until Redis takes it), then release what waited.
     async fn commit(&mut self, batch: &[(Ticket, Op)]) {
         let last = batch.iter().map(|(ticket, _)| *ticket).max().unwrap_or(0);
-        let publications = batch
-            .iter()
-            .filter(|(_, op)| matches!(op, Op::Publish { .. }))
-            .count() as u64;
         let (args, included) = self.arguments(batch);
         let fenced: Vec<String> = if args.is_empty() {
             Vec::new()
         } else {
             self.run_script(&args).await
         };
+        let published = included
+            .iter()
+            .filter(|(_, battle, publish)| *publish && !fenced.iter().any(|f| f == battle))
+            .count();
+        if published > 0 {
+            if let Some(lobby) = self.lobby.get().and_then(Weak::upgrade) {
+                lobby
+                    .metrics()
+                    .cluster
+                    .publications
+                    .increment(published as u64);
+            }
+        }
         if !fenced.is_empty() {
             let poisoned: Vec<Ticket> = included
                 .iter()
-                .filter(|(_, battle)| fenced.iter().any(|f| f == battle))
-                .map(|(ticket, _)| *ticket)
+                .filter(|(_, battle, _)| fenced.iter().any(|f| f == battle))
+                .map(|(ticket, _, _)| *ticket)
                 .collect();
             self.commits.poison(&poisoned);
             for battle in &fenced {
@@ -175,11 +187,6 @@ impl Committer {
             }
         }
         self.commits.advance(last);
-        if publications > 0 {
-            if let Some(lobby) = self.lobby.get().and_then(Weak::upgrade) {
-                lobby.metrics().cluster.publications.increment(publications);
-            }
-        }
         if !fenced.is_empty() {
             if let Some(lobby) = self.lobby.get().and_then(Weak::upgrade) {
                 for battle in fenced {
@@ -225,10 +232,10 @@ impl Committer {
         }
     }
 
-    /// The script's arguments for `batch`, and the (ticket, battle) of every operation
-    /// included. Operations of battles this node does not own are left out (their tickets
-    /// poisoned: nothing waiting for them may be sent).
-    fn arguments(&mut self, batch: &[(Ticket, Op)]) -> (Vec<Vec<u8>>, Vec<(Ticket, String)>) {
+    /// The script's arguments for `batch`, and the (ticket, battle, whether it publishes) of
+    /// every operation included. Operations of battles this node does not own are left out
+    /// (their tickets poisoned: nothing waiting for them may be sent).
+    fn arguments(&mut self, batch: &[(Ticket, Op)]) -> (Vec<Vec<u8>>, Vec<Included>) {
         let mut args: Vec<Vec<u8>> = Vec::with_capacity(batch.len() * 6);
         let mut included = Vec::with_capacity(batch.len());
         let mut left_out = Vec::new();
@@ -319,7 +326,8 @@ impl Committer {
             if matches!(op, Op::Removed { .. }) {
                 self.owned.remove(battle);
             }
-            included.push((*ticket, battle.to_string()));
+            let publish = matches!(op, Op::Publish { .. });
+            included.push((*ticket, battle.to_string(), publish));
         }
         if !left_out.is_empty() {
             self.commits.poison(&left_out);
