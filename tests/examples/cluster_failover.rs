@@ -74,6 +74,10 @@ const ANSWER: Duration = Duration::from_secs(30);
 /// Joins under way at once while seating the players.
 const JOINING: usize = 64;
 
+/// How long a player waits before moving again after a refusal (after the kill, when
+/// there is no think time).
+const RETRY_AFTER: Duration = Duration::from_millis(50);
+
 /// What every player shares.
 struct Shared {
     think: Duration,
@@ -427,6 +431,9 @@ async fn play(
     let mut next_req: Req = 1;
     // The move awaiting its answer, and when it was sent.
     let mut pending: Option<(Req, Instant)> = None;
+    // The last move was refused: the next waits a little, as a person would, rather than
+    // being sent straight back.
+    let mut refused = false;
     loop {
         if tracker.is_over() {
             if back(&watch).is_none() {
@@ -444,6 +451,8 @@ async fn play(
             if let Some(action) = action {
                 if shared.killed.get().is_none() {
                     tokio::time::sleep(shared.think).await;
+                } else if std::mem::take(&mut refused) {
+                    tokio::time::sleep(RETRY_AFTER).await;
                 }
                 next_req += 1;
                 let act = ClientMsg::Act {
@@ -471,6 +480,7 @@ async fn play(
             // Refused (the turn moved on meanwhile): look at the view again.
             if req.is_some() && *req == pending.map(|(r, _)| r) {
                 pending = None;
+                refused = true;
             }
             continue;
         }

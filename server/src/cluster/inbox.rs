@@ -182,9 +182,11 @@ async fn handle(cluster: &Arc<Cluster>, entry: InboxEntry) {
         from.end_remote();
     }
     if let Some(command) = command(entry.cmd, from) {
-        if handle.try_offer(command).is_err() {
-            // Full (or gone): the inbox waits for room rather than drop a command.
-            tracing::debug!(battle = %entry.battle, "a battle's queue is full");
+        if let Err(crate::battle::Offered::Full(command)) = handle.try_offer(command) {
+            // Full: the inbox waits for room rather than drop a command (gone: the battle
+            // ended, and the proxy's connection hears of it from the battle's end).
+            tracing::debug!(battle = %entry.battle, "a battle's queue is full: waiting");
+            let _ = handle.send(command).await;
         }
     }
 }

@@ -192,7 +192,7 @@ pub async fn take_over(cluster: &Arc<Cluster>, battle: &str, epoch: u64) {
     cluster
         .owners
         .insert(battle.to_string(), cluster.owner.clone());
-    reattach_here(&lobby, battle, members);
+    reattach_here(&lobby, battle, members).await;
     let _: redis::RedisResult<()> = redis::cmd("PUBLISH")
         .arg(keys::CLUSTER_CHANNEL)
         .arg(wire::encode_moved(battle, &cluster.owner))
@@ -248,16 +248,23 @@ pub async fn moved(cluster: &Arc<Cluster>, battle: &str, owner: &str) {
 }
 
 /// Members that followed a battle now owned here: each takes its place in the local actor.
-pub fn reattach_here(lobby: &crate::lobby::Lobby, battle: &str, members: Vec<Member>) {
+/// This waits for room in the actor's queue rather than dropping a member when the queue is
+/// full (its players may already be sending moves there): a member left out would be told
+/// `not_in_battle` for every move it made in a seat it holds.
+pub async fn reattach_here(lobby: &crate::lobby::Lobby, battle: &str, members: Vec<Member>) {
     let Some(handle) = lobby.local_handle(battle) else {
         return;
     };
     for member in members {
         if let Some(role) = member.role() {
-            let _ = handle.try_send(Command::Reattach {
+            let reattach = Command::Reattach {
                 from: member.outbox,
                 role,
-            });
+            };
+            if handle.send(reattach).await.is_err() {
+                // The battle ended meanwhile: nothing left to take a place in.
+                return;
+            }
         }
     }
 }

@@ -441,6 +441,18 @@ impl Outbox {
             return;
         }
         self.shared.overflows.increment(1);
+        let held = state
+            .queue
+            .iter()
+            .filter(|q| !self.committed(q.ticket))
+            .count();
+        tracing::debug!(
+            conn = self.shared.id.0,
+            frames = state.queue.len(),
+            bytes = state.queued_bytes,
+            held,
+            "outbox full: closing with 1013"
+        );
         let started = if state.offset > 0 {
             state.queue.pop_front()
         } else {
