@@ -63,13 +63,17 @@ pub enum ErrorCode {
     /// of reach): the action was not taken and nothing changed. Retry once the service is
     /// back; nothing that was acknowledged is ever lost.
     StoreUnavailable,
+    /// In a cluster of servers, the server that held this request (a `create`, `join`,
+    /// `rejoin` or `spectate` made through another) stopped before it answered: the request
+    /// may or may not have been carried out. Look (`list`, `rejoin`) or ask again.
+    NodeLost,
     /// Something went wrong inside the server; the request had no effect.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -96,6 +100,7 @@ impl ErrorCode {
         ErrorCode::ServerBusy,
         ErrorCode::RateLimited,
         ErrorCode::StoreUnavailable,
+        ErrorCode::NodeLost,
         ErrorCode::Internal,
     ];
 
@@ -128,6 +133,7 @@ impl ErrorCode {
             ErrorCode::ServerBusy => "server_busy",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::StoreUnavailable => "store_unavailable",
+            ErrorCode::NodeLost => "node_lost",
             ErrorCode::Internal => "internal",
         }
     }

@@ -171,6 +171,33 @@ async fn a_node_paused_past_its_lease_lets_its_battles_go_and_every_node_serves_
 }
 
 #[tokio::test]
+async fn a_request_left_with_a_node_that_dies_is_answered_node_lost_and_can_be_made_again() {
+    let redis = Redis::start("lost");
+    let mut n1 = Node::start(&redis, "n1", &[]);
+    let n2 = Node::start(&redis, "n2", &[]);
+    let mut creator = Client::connect_url(&n1.url, "creator").await;
+    let battle = creator
+        .create(Create::synergy(json!({"mode": "pvp"})))
+        .await;
+    // n1 owns the battle; stopped, it cannot answer what n2 sends on to it.
+    n1.signal("STOP");
+    let mut spectator = Client::connect_url(&n2.url, "spectator").await;
+    spectator
+        .send(ClientMsg::Spectate {
+            battle_id: battle.clone(),
+            req: Some(5),
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    n1.kill();
+    let message = spectator.expect_error(ErrorCode::NodeLost, Some(5)).await;
+    assert!(message.contains("ask"), "says what to do: {message}");
+    // Asked again, the request goes to the battle's new owner.
+    let watch = spectator.spectate(&battle).await;
+    assert_eq!(watch.battle_id(), battle);
+}
+
+#[tokio::test]
 async fn changes_dropped_on_their_way_to_a_node_end_in_a_resync_never_a_wrong_view() {
     let redis = Redis::start("drop");
     let n1 = Node::start(&redis, "n1", &[]);

@@ -162,7 +162,8 @@ impl Peer {
 
     /// Send a request built around a fresh `req` and wait for the message carrying it,
     /// skipping leftovers of earlier battles. With `--reconnect`, a connection that fails
-    /// on the way is opened again (on the next server) and the request sent once more.
+    /// on the way is opened again (on the next server) and the request sent once more, and
+    /// so is a request answered `node_lost`.
     pub(super) async fn request(
         &mut self,
         shared: &Shared,
@@ -171,6 +172,15 @@ impl Peer {
         let mut retried = !shared.config.reconnect;
         loop {
             let failed = match self.ask(shared, &build).await {
+                Asked::Reply(reply)
+                    if reply.code == Some(ErrorCode::NodeLost)
+                        && !std::mem::replace(&mut retried, true) =>
+                {
+                    // The node that held it died first (a cluster): counted, and asked
+                    // once more here, where it goes to a live node.
+                    shared.stats.error("server:node_lost");
+                    continue;
+                }
                 Asked::Reply(reply) => return Ok(reply),
                 Asked::Failed(err) => err,
                 Asked::Gone => return Err(()),
@@ -325,6 +335,7 @@ fn retryable(code: ErrorCode) -> bool {
             | ErrorCode::ServerBusy
             | ErrorCode::RateLimited
             | ErrorCode::StoreUnavailable
+            | ErrorCode::NodeLost
             | ErrorCode::Internal
     )
 }

@@ -617,11 +617,9 @@ impl BattleActor {
         }
         for conn in dropped {
             let seat = self.seats.seat_of(conn);
-            tracing::warn!(
-                conn = conn.0,
-                ?seat,
-                "dropping a connection that cannot keep up"
-            );
+            // Closed (gone, or closed with 1013 because its queue was full: the outbox
+            // logs that at debug level with its backlog).
+            tracing::debug!(conn = conn.0, ?seat, "dropping a closed connection");
             self.forget(conn);
         }
         if held_back {

@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::committer::Op;
 use super::node;
 use super::wire::{Forwarded, InboxEntry};
-use super::{keys, Cluster};
+use super::Cluster;
 
 /// How many battles more than the least loaded node this node may own and still keep a new
 /// battle for itself (a new battle then costs no hop between nodes).
@@ -81,14 +81,9 @@ async fn hand_off(cluster: &Arc<Cluster>, lobby: &crate::lobby::Lobby, battle: &
                 battle: battle.to_string(),
                 cmd: Forwarded::Take,
             };
-            let text = serde_json::to_string(&entry).expect("an inbox entry serializes");
-            let sent: redis::RedisResult<String> = redis::cmd("XADD")
-                .arg(keys::inbox(&target.id))
-                .arg("*")
-                .arg("m")
-                .arg(text)
-                .query_async(&mut conn)
-                .await;
+            let mut pipe = redis::pipe();
+            super::forward::post(&mut pipe, &target.id, &entry);
+            let sent: redis::RedisResult<()> = pipe.query_async(&mut conn).await;
             if let Err(err) = sent {
                 tracing::warn!(%battle, %err, "cannot tell the new owner to take its battle");
             }

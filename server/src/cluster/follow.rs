@@ -345,6 +345,7 @@ async fn on_note(cluster: &Arc<Cluster>, note: Note) {
             battle: _,
             bytes,
         } => {
+            cluster.awaiting.noted(conn);
             if let Some(outbox) = lobby.connection(ConnId(conn)) {
                 outbox.offer_frame(Frame::from_wire(bytes));
             }

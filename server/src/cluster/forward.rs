@@ -12,15 +12,34 @@ use std::sync::Arc;
 use battle_protocol::{ErrorCode, ServerMsg};
 use tokio::sync::mpsc::UnboundedReceiver;
 
+use super::awaiting::Awaiting;
 use super::wire::{Forwarded, InboxEntry};
 use super::{keys, Cluster};
 use crate::connection::outbox::Outbox;
+
+/// How long a command for a battle whose owner died waits before it is sent again.
+const OWNER_DEAD_RETRY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Most commands in one pipeline.
 const MAX_PIPELINE: usize = 256;
 
 /// How long an inbox keeps its entries, about (older ones are trimmed as new ones come).
 pub(crate) const INBOX_LENGTH: usize = 100_000;
+
+/// Add to `pipe` the append of `entry` to `node`'s inbox stream (trimmed to about
+/// [`INBOX_LENGTH`] entries): the one way any part of a node writes to another's inbox.
+pub fn post(pipe: &mut redis::Pipeline, node: &str, entry: &InboxEntry) {
+    let text = serde_json::to_string(entry).expect("an inbox entry is plain data: it serializes");
+    pipe.cmd("XADD")
+        .arg(keys::inbox(node))
+        .arg("MAXLEN")
+        .arg("~")
+        .arg(INBOX_LENGTH)
+        .arg("*")
+        .arg("m")
+        .arg(text)
+        .ignore();
+}
 
 /// A command of `from` for `battle`, owned elsewhere (or maybe nowhere).
 #[derive(Debug)]
@@ -46,6 +65,9 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
         let mut any = false;
         // Who to tell if the pipeline does not go through.
         let mut waiting: Vec<(Outbox, Option<battle_protocol::Req>, String)> = Vec::new();
+        // Set-up requests to keep until answered, once the pipeline went through: (owner,
+        // connection, req, the battle named: none for a `create`).
+        let mut kept = Vec::new();
         for forward in batch.drain(..) {
             // A `create` placed on a node names the node, not a battle.
             let placed = forward.battle.strip_prefix('@').map(str::to_string);
@@ -59,6 +81,13 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             };
             if owner == cluster.owner {
                 local(&cluster, forward).await;
+                continue;
+            }
+            if placed.is_none() && cluster.dead.contains_key(&owner) {
+                // Its owner died and the battle is being claimed: ask again shortly, once
+                // it has a live owner, rather than send it where nobody will read it.
+                cluster.owners.remove(&forward.battle);
+                later(&cluster, forward);
                 continue;
             }
             match &forward.cmd {
@@ -83,6 +112,10 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             }
             if let Some(req) = answered(&forward.cmd) {
                 waiting.push((forward.from.clone(), req, forward.battle.clone()));
+                if Awaiting::kept(&forward.cmd) {
+                    let battle = placed.is_none().then(|| forward.battle.clone());
+                    kept.push((owner.clone(), forward.from.clone(), req, battle));
+                }
             }
             let entry = InboxEntry {
                 from: cluster.owner.clone(),
@@ -94,20 +127,17 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
                 },
                 cmd: forward.cmd,
             };
-            let text = serde_json::to_string(&entry).expect("an inbox entry serializes");
-            pipe.cmd("XADD")
-                .arg(keys::inbox(Cluster::node_of(&owner)))
-                .arg("MAXLEN")
-                .arg("~")
-                .arg(INBOX_LENGTH)
-                .arg("*")
-                .arg("m")
-                .arg(text)
-                .ignore();
+            post(&mut pipe, Cluster::node_of(&owner), &entry);
             any = true;
         }
         if any {
-            if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+            let sent = pipe.query_async::<()>(&mut conn).await;
+            if sent.is_ok() {
+                for (owner, from, req, battle) in kept {
+                    cluster.awaiting.sent(&owner, battle, req, &from);
+                }
+            }
+            if let Err(err) = sent {
                 tracing::warn!(%err, "cannot forward commands to their battles' owners");
                 // Nothing was done: every request is told so (never left unanswered).
                 for (from, req, battle) in waiting {
@@ -163,6 +193,18 @@ async fn owner_of(
         .flatten()?;
     cluster.owners.insert(battle.to_string(), owner.clone());
     Some(owner)
+}
+
+/// Forward `forward` again a moment from now (its battle's owner is dead and being
+/// replaced), unless its connection has closed meanwhile.
+fn later(cluster: &Arc<Cluster>, forward: Forward) {
+    let cluster = Arc::clone(cluster);
+    tokio::spawn(async move {
+        tokio::time::sleep(OWNER_DEAD_RETRY).await;
+        if !forward.from.is_closed() || matches!(forward.cmd, Forwarded::Disconnected) {
+            cluster.forward(forward);
+        }
+    });
 }
 
 /// A battle this node owns after all: its actor takes the command (as its own connection's).

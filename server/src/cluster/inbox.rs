@@ -194,17 +194,9 @@ async fn handle(cluster: &Arc<Cluster>, entry: InboxEntry) {
 /// Send an entry on to the battle's owner.
 async fn send_on(cluster: &Cluster, owner: &str, entry: &InboxEntry) {
     let mut conn = cluster.conn.clone();
-    let text = serde_json::to_string(entry).expect("an inbox entry serializes");
-    let sent: redis::RedisResult<String> = redis::cmd("XADD")
-        .arg(keys::inbox(Cluster::node_of(owner)))
-        .arg("MAXLEN")
-        .arg("~")
-        .arg(super::forward::INBOX_LENGTH)
-        .arg("*")
-        .arg("m")
-        .arg(text)
-        .query_async(&mut conn)
-        .await;
+    let mut pipe = redis::pipe();
+    super::forward::post(&mut pipe, Cluster::node_of(owner), entry);
+    let sent: redis::RedisResult<()> = pipe.query_async(&mut conn).await;
     if let Err(err) = sent {
         tracing::warn!(%err, "cannot send a command on to its battle's owner");
     }

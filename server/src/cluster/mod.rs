@@ -29,6 +29,7 @@
 //!   every battle to the others ([`drain`]).
 
 pub mod args;
+pub mod awaiting;
 pub mod committer;
 pub mod directory;
 pub mod drain;
@@ -109,6 +110,11 @@ pub struct Cluster {
     /// Connections of other nodes in battles owned here: (battle, owner of the
     /// connection's node, its id) → proxy.
     pub(crate) proxies: DashMap<(String, String, u64), Outbox>,
+    /// Set-up requests of this node's connections that other nodes have not answered yet.
+    pub(crate) awaiting: awaiting::Awaiting,
+    /// Node instances seen dead that still own battles (until the live nodes claimed them):
+    /// nothing is sent on to them meanwhile.
+    pub(crate) dead: DashMap<String, ()>,
     forward_tx: mpsc::UnboundedSender<forward::Forward>,
     forward_rx: std::sync::Mutex<Option<mpsc::UnboundedReceiver<forward::Forward>>>,
     /// Draining: no new battles, every battle handed to the others.
@@ -197,6 +203,8 @@ impl Cluster {
             follows: follow::Follows::default(),
             owners: DashMap::new(),
             proxies: DashMap::new(),
+            awaiting: awaiting::Awaiting::default(),
+            dead: DashMap::new(),
             forward_tx,
             forward_rx: std::sync::Mutex::new(Some(forward_rx)),
             draining: AtomicBool::new(false),

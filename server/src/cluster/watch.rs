@@ -53,6 +53,7 @@ const TIDY_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// Forget the owners of battles nobody here needs (looked up again when needed), and drop
 /// the finished battles past the replay retention (or beyond the most kept) from the list.
 async fn tidy(cluster: &Cluster, lobby: &crate::lobby::Lobby, conn: &mut ConnectionManager) {
+    cluster.awaiting.tidy();
     cluster.owners.retain(|battle, _| {
         cluster.follows.follows(battle) || lobby.local_handle(battle).is_some()
     });
@@ -105,6 +106,10 @@ async fn look(
         }
     }
     seen_dead.retain(|owner, _| dead.contains(owner));
+    cluster.dead.retain(|owner, _| dead.contains(owner));
+    for owner in &dead {
+        cluster.dead.insert(owner.clone(), ());
+    }
     if live.is_empty() || !live.contains(&cluster.owner) || cluster.is_draining() {
         return Ok(());
     }
@@ -112,6 +117,10 @@ async fn look(
     for owner in dead {
         let first_seen = *seen_dead.entry(owner.clone()).or_insert_with(Instant::now);
         super::inbox::forget_instance(cluster, &owner);
+        let told = cluster.awaiting.lost(&owner);
+        if told > 0 {
+            tracing::warn!(node = %owner, told, "requests lost with a dead node: told node_lost");
+        }
         let battles: Vec<String> = redis::cmd("SMEMBERS")
             .arg(keys::owned(&owner))
             .query_async(conn)

@@ -446,12 +446,12 @@ impl Outbox {
             .iter()
             .filter(|q| !self.committed(q.ticket))
             .count();
-        tracing::debug!(
+        tracing::warn!(
             conn = self.shared.id.0,
             frames = state.queue.len(),
             bytes = state.queued_bytes,
             held,
-            "outbox full: closing with 1013"
+            "a connection that cannot keep up: its queue is full, closing it with 1013"
         );
         let started = if state.offset > 0 {
             state.queue.pop_front()

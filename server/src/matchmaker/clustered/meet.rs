@@ -12,7 +12,6 @@ use super::super::entry::{head_first, sort_taken, Entry, Took};
 use super::super::pool::PoolKey;
 use super::super::seating;
 use super::ClusterMatchmaker;
-use crate::cluster::forward::INBOX_LENGTH;
 use crate::cluster::keys;
 use crate::cluster::wire::{Forwarded, InboxEntry};
 use crate::connection::outbox::{ConnId, Outbox};
@@ -222,16 +221,7 @@ impl ClusterMatchmaker {
             battle: battle.to_string(),
             cmd,
         };
-        let text = serde_json::to_string(&entry).expect("an inbox entry serializes");
-        pipe.cmd("XADD")
-            .arg(keys::inbox(node))
-            .arg("MAXLEN")
-            .arg("~")
-            .arg(INBOX_LENGTH)
-            .arg("*")
-            .arg("m")
-            .arg(text)
-            .ignore();
+        crate::cluster::forward::post(pipe, node, &entry);
     }
 
     /// This node's connection `conn`, matched for its wait number `n`: out of the queue (if
