@@ -69,22 +69,40 @@ impl Awaiting {
         });
     }
 
-    /// A note for connection `conn` came: its oldest request is answered. (A note that
-    /// answers nothing kept, such as a refused move, ends a wait early: the cost is a
-    /// request that would not be told `node_lost`, never one told it wrongly.)
-    pub fn noted(&self, conn: u64) {
-        if let Some(mut queue) = self.by_conn.get_mut(&conn) {
-            queue.pop_front();
-            if queue.is_empty() {
-                drop(queue);
-                self.by_conn.remove_if(&conn, |_, q| q.is_empty());
-            }
+    /// A note about `battle` for connection `conn` came (an answer's frames, or an
+    /// admission): the oldest request about that battle is answered, or else the oldest
+    /// `create` (whose answer names the battle it made). A note that answers nothing kept,
+    /// such as a refused move, may end a wait early: the cost is a request that would not
+    /// be told `node_lost`, never one told it wrongly.
+    pub fn noted(&self, conn: u64, battle: &str) {
+        let Some(mut queue) = self.by_conn.get_mut(&conn) else {
+            return;
+        };
+        let about = queue
+            .iter()
+            .position(|w| w.battle.as_deref() == Some(battle))
+            .or_else(|| queue.iter().position(|w| w.battle.is_none()));
+        if let Some(at) = about {
+            queue.remove(at);
+        }
+        if queue.is_empty() {
+            drop(queue);
+            self.by_conn.remove_if(&conn, |_, q| q.is_empty());
         }
     }
 
-    /// The node instance `dead` is gone: answer every request still waiting on it
-    /// `node_lost`. Returns how many there were.
-    pub fn lost(&self, dead: &str) -> usize {
+    /// The request just kept for `outbox` was not sent after all (it was answered
+    /// otherwise): forget it.
+    pub fn unsent(&self, outbox: &Outbox) {
+        if let Some(mut queue) = self.by_conn.get_mut(&outbox.id().0) {
+            queue.pop_back();
+        }
+    }
+
+    /// The node instance `dead` is gone: answer every request still waiting on it, sent
+    /// within `recent`, `node_lost` (an older one was answered by a note that was lost, or
+    /// its connection is long gone: it is forgotten). Returns how many were told.
+    pub fn lost(&self, dead: &str, recent: Duration) -> usize {
         let mut told = 0;
         for mut entry in self.by_conn.iter_mut() {
             let queue = entry.value_mut();
@@ -93,17 +111,11 @@ impl Awaiting {
                 .partition(|w| w.owner == dead);
             *queue = kept;
             for waiting in gone {
+                if waiting.since.elapsed() > recent {
+                    continue;
+                }
                 told += 1;
-                waiting.outbox.offer_msg(&ServerMsg::Error {
-                    code: ErrorCode::NodeLost,
-                    message: "the server that held this request stopped before it answered: \
-                              it may or may not have been done; look (list, rejoin) or ask \
-                              again"
-                        .into(),
-                    battle_id: waiting.battle,
-                    req: waiting.req,
-                    retry_after_ms: None,
-                });
+                tell_lost(&waiting.outbox, waiting.battle, waiting.req);
             }
         }
         self.by_conn.retain(|_, queue| !queue.is_empty());
@@ -120,9 +132,24 @@ impl Awaiting {
     }
 }
 
+/// Tell `outbox` that its request `req` (about `battle`) was lost with the node that held it.
+pub fn tell_lost(outbox: &Outbox, battle: Option<String>, req: Option<Req>) {
+    outbox.offer_msg(&ServerMsg::Error {
+        code: ErrorCode::NodeLost,
+        message: "the server that held this request stopped before it answered: it may or may \
+                  not have been done; look (list, rejoin) or ask again"
+            .into(),
+        battle_id: battle,
+        req,
+        retry_after_ms: None,
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const RECENT: Duration = Duration::from_secs(10);
 
     /// Every message the tap holds.
     fn texts(tap: &mut crate::connection::outbox::Tap) -> Vec<String> {
@@ -145,9 +172,11 @@ mod tests {
         awaiting.sent("n1/x", None, Some(4), &a);
         awaiting.sent("n1/x", Some("b1".into()), Some(7), &b);
         awaiting.sent("n2/y", Some("b2".into()), Some(8), &b);
-        // b's first request was answered.
-        awaiting.noted(b.id().0);
-        assert_eq!(awaiting.lost("n1/x"), 1);
+        // b's request about b1 was answered; a note about a battle b asked nothing of
+        // answers nothing.
+        awaiting.noted(b.id().0, "b7");
+        awaiting.noted(b.id().0, "b1");
+        assert_eq!(awaiting.lost("n1/x", RECENT), 1);
         let told = texts(&mut tap_a);
         assert_eq!(told.len(), 1);
         assert_eq!(error_of(&told[0]), ("node_lost".into(), Some(4)));
@@ -156,12 +185,40 @@ mod tests {
             "b's request on n1 was answered"
         );
         // n2's request is still waiting, and told when n2 goes.
-        assert_eq!(awaiting.lost("n2/y"), 1);
+        assert_eq!(awaiting.lost("n2/y", RECENT), 1);
         assert_eq!(
             error_of(&texts(&mut tap_b)[0]),
             ("node_lost".into(), Some(8))
         );
-        assert_eq!(awaiting.lost("n2/y"), 0);
+        assert_eq!(awaiting.lost("n2/y", RECENT), 0);
+    }
+
+    #[test]
+    fn a_create_is_answered_by_a_note_about_the_battle_it_made() {
+        let awaiting = Awaiting::default();
+        let (a, mut tap_a) = Outbox::detached(8);
+        awaiting.sent("n1/x", None, Some(1), &a);
+        awaiting.noted(a.id().0, "new1");
+        assert_eq!(awaiting.lost("n1/x", RECENT), 0);
+        assert!(texts(&mut tap_a).is_empty());
+    }
+
+    #[test]
+    fn a_request_not_sent_after_all_or_long_past_is_not_told() {
+        let awaiting = Awaiting::default();
+        let (a, mut tap_a) = Outbox::detached(8);
+        awaiting.sent("n1/x", None, Some(1), &a);
+        awaiting.sent("n1/x", None, Some(2), &a);
+        awaiting.unsent(&a);
+        assert_eq!(awaiting.lost("n1/x", RECENT), 1);
+        assert_eq!(error_of(&texts(&mut tap_a)[0]).1, Some(1));
+        awaiting.sent("n1/x", None, Some(3), &a);
+        assert_eq!(
+            awaiting.lost("n1/x", Duration::ZERO),
+            0,
+            "older than recent"
+        );
+        assert!(texts(&mut tap_a).is_empty());
     }
 
     #[test]

@@ -342,10 +342,10 @@ async fn on_note(cluster: &Arc<Cluster>, note: Note) {
     match note {
         Note::Frames {
             conn,
-            battle: _,
+            battle,
             bytes,
         } => {
-            cluster.awaiting.noted(conn);
+            cluster.awaiting.noted(conn, &battle);
             if let Some(outbox) = lobby.connection(ConnId(conn)) {
                 outbox.offer_frame(Frame::from_wire(bytes));
             }
@@ -356,9 +356,12 @@ async fn on_note(cluster: &Arc<Cluster>, note: Note) {
             viewer,
             seq,
             token_hash,
-        } => cluster
-            .follows
-            .admit(&battle, ConnId(conn), viewer, seq, token_hash),
+        } => {
+            cluster.awaiting.noted(conn, &battle);
+            cluster
+                .follows
+                .admit(&battle, ConnId(conn), viewer, seq, token_hash);
+        }
         Note::Dismiss { conn, battle } => cluster.follows.dismiss(&battle, ConnId(conn)).await,
         Note::Close {
             conn, code, reason, ..

@@ -65,8 +65,8 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
         let mut any = false;
         // Who to tell if the pipeline does not go through.
         let mut waiting: Vec<(Outbox, Option<battle_protocol::Req>, String)> = Vec::new();
-        // Set-up requests to keep until answered, once the pipeline went through: (owner,
-        // connection, req, the battle named: none for a `create`).
+        // The connections of the set-up requests kept until answered (forgotten again if
+        // the pipeline fails: they are told so below).
         let mut kept = Vec::new();
         for forward in batch.drain(..) {
             // A `create` placed on a node names the node, not a battle.
@@ -81,6 +81,12 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             };
             if owner == cluster.owner {
                 local(&cluster, forward).await;
+                continue;
+            }
+            if placed.is_some() && cluster.dead.contains_key(&owner) {
+                // Placed on a node that has just died (as last read): made nowhere.
+                let req = answered(&forward.cmd).flatten();
+                super::awaiting::tell_lost(&forward.from, None, req);
                 continue;
             }
             if placed.is_none() && cluster.dead.contains_key(&owner) {
@@ -113,8 +119,10 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             if let Some(req) = answered(&forward.cmd) {
                 waiting.push((forward.from.clone(), req, forward.battle.clone()));
                 if Awaiting::kept(&forward.cmd) {
+                    // Kept before it is sent: its answer may come back before the pipeline's.
                     let battle = placed.is_none().then(|| forward.battle.clone());
-                    kept.push((owner.clone(), forward.from.clone(), req, battle));
+                    cluster.awaiting.sent(&owner, battle, req, &forward.from);
+                    kept.push(forward.from.clone());
                 }
             }
             let entry = InboxEntry {
@@ -132,9 +140,9 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
         }
         if any {
             let sent = pipe.query_async::<()>(&mut conn).await;
-            if sent.is_ok() {
-                for (owner, from, req, battle) in kept {
-                    cluster.awaiting.sent(&owner, battle, req, &from);
+            if sent.is_err() {
+                for from in &kept {
+                    cluster.awaiting.unsent(from);
                 }
             }
             if let Err(err) = sent {

@@ -280,8 +280,8 @@ impl Cluster {
         self.draining.store(true, Ordering::Release);
     }
 
-    /// Where a new battle goes when this node owns `own` battles: the id of the live,
-    /// non-draining node that owns the fewest, if it owns fewer by more than
+    /// Where a new battle goes when this node owns `own` battles: the live, non-draining
+    /// node that owns the fewest (as an owner name, `<node id>/<instance>`), if it owns fewer by more than
     /// [`drain::PLACEMENT_SLACK`] (or any other node at all while this one drains); `None`:
     /// here.
     pub(crate) fn placement(&self, own: u64) -> Option<String> {
@@ -290,7 +290,8 @@ impl Cluster {
             .iter()
             .filter(|n| !n.draining && n.id != self.config.node_id)
             .min_by_key(|n| n.battles)?;
-        (self.is_draining() || best.battles + drain::PLACEMENT_SLACK < own).then(|| best.id.clone())
+        (self.is_draining() || best.battles + drain::PLACEMENT_SLACK < own)
+            .then(|| format!("{}/{}", best.id, best.instance))
     }
 
     /// Leave the cluster (a drained node): its registration goes.

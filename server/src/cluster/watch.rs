@@ -14,7 +14,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use redis::aio::ConnectionManager;
 
@@ -117,7 +117,10 @@ async fn look(
     for owner in dead {
         let first_seen = *seen_dead.entry(owner.clone()).or_insert_with(Instant::now);
         super::inbox::forget_instance(cluster, &owner);
-        let told = cluster.awaiting.lost(&owner);
+        // What was sent to it since it could have stopped: within a few leases.
+        let told = cluster
+            .awaiting
+            .lost(&owner, cluster.config.lease * 3 + Duration::from_secs(2));
         if told > 0 {
             tracing::warn!(node = %owner, told, "requests lost with a dead node: told node_lost");
         }
