@@ -4,7 +4,9 @@
 //!   [`ServerMsg`]s, with small, deliberately sized buffers;
 //! - [`ViewTracker`]: one viewer's copy of a battle view, built from a `snapshot` and kept
 //!   current by `patch` messages, refusing gaps in `seq`;
-//! - [`ClientError`]: what can go wrong on the connection.
+//! - [`ClientError`]: what can go wrong on the connection;
+//! - [`Servers`]: several server addresses (the nodes of a cluster), the first that answers
+//!   used, the next one in turn after a connection drops.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -34,6 +36,7 @@ mod error;
 pub mod fill;
 pub mod loadtest;
 pub mod samples;
+mod servers;
 pub mod term;
 mod tracker;
 
@@ -41,6 +44,7 @@ pub use connection::{
     decode, Connection, MAX_MESSAGE_BYTES, MAX_WRITE_BUFFER_BYTES, READ_BUFFER_BYTES,
 };
 pub use error::ClientError;
+pub use servers::Servers;
 pub use tracker::{Applied, TrackError, ViewTracker};
 
 pub use battle_protocol::{ClientMsg, ServerMsg};

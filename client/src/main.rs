@@ -10,6 +10,7 @@ use battle_client::term::share::{
     is_refused, join_command, no_server_hint, server_url, watch_command,
 };
 use battle_client::term::{AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
+use battle_client::Servers;
 use clap::{Args, Parser, Subcommand};
 
 #[path = "cli/play.rs"]
@@ -22,14 +23,18 @@ use play::{play, play_queued};
 #[command(version)]
 struct Cli {
     /// The server: ws://HOST:PORT, or just HOST:PORT (or a bare PORT on this machine).
+    /// Several (the nodes of a cluster): repeat the flag or separate them with commas; the
+    /// client uses the first that answers and, when its connection drops, tries the next in
+    /// turn (taking its seat back there).
     #[arg(
         long,
         global = true,
         env = "BATTLE_SERVER",
+        value_delimiter = ',',
         default_value = "ws://127.0.0.1:7878",
         value_parser = server_url
     )]
-    server: String,
+    server: Vec<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -227,7 +232,7 @@ const FAILED: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let server = cli.server.clone();
+    let server = cli.server.join(", ");
     match start(cli) {
         Ok(code) => code,
         // Whoever reads our output has gone (`battle-client watch --plain | head`): stop
@@ -269,10 +274,19 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let server = cli.server.as_str();
     let policy = ReconnectPolicy::default();
-    match cli.command {
-        Command::Loadtest(args) => battle_client::loadtest::run(&cli.server, args).await,
+    let command = match cli.command {
+        Command::Loadtest(args) => return battle_client::loadtest::run(&cli.server, args).await,
+        command => command,
+    };
+    let servers = Servers::new(cli.server).context("no --server given")?;
+    // What commands to copy name as --server: every address.
+    let flag = servers.to_string();
+    let flag = flag.as_str();
+    // Where a command that talks to one server once goes: the first that answers.
+    let server = servers.answering(policy.answer_timeout).await;
+    match command {
+        Command::Loadtest(_) => unreachable!("a load test returned above"),
         Command::List(args) => {
             let listing =
                 lobby::list_battles(server, args.finished, args.limit.map(|n| n as usize))
@@ -285,13 +299,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let now = battle_client::term::clock::now_ms();
                 print!(
                     "{}",
-                    finished::finished_table(listing.finished.as_deref(), server, now)
+                    finished::finished_table(listing.finished.as_deref(), flag, now)
                 );
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay(args) => {
-            let replay = fetch_replay(server, &args.battle_id).await?;
+            let replay = fetch_replay(server, flag, &args.battle_id).await?;
             let views = replay
                 .views()
                 .with_context(|| format!("the replay of battle {} is damaged", args.battle_id))?;
@@ -310,7 +324,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Export(args) => {
-            let replay = fetch_replay(server, &args.battle_id).await?;
+            let replay = fetch_replay(server, flag, &args.battle_id).await?;
             let path = args
                 .output
                 .unwrap_or_else(|| export::default_path(&args.battle_id));
@@ -331,7 +345,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", lobby::rulesets_table(&rulesets));
             Ok(ExitCode::SUCCESS)
         }
-        Command::Play(args) if args.queue => play_queued(server, args, policy).await,
+        Command::Play(args) if args.queue => play_queued(&servers, args, policy).await,
         Command::Play(args) => {
             let setup = args.setup.value()?;
             let options = match &args.options {
@@ -354,7 +368,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .await
                 .context("creating a battle")?;
             let mine = plan.people.first().copied().unwrap_or(0);
-            let player = PlayerSession::join(server, &battle_id, Some(mine), setup, policy)
+            let player = PlayerSession::join(&servers, &battle_id, Some(mine), setup, policy)
                 .await
                 .with_context(|| format!("taking seat {mine}"))?;
             println!("battle {battle_id} created");
@@ -363,34 +377,29 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .people
                 .iter()
                 .skip(1)
-                .map(|&seat| {
-                    format!(
-                        "others join with: {}",
-                        join_command(server, &battle_id, seat)
-                    )
-                })
+                .map(|&seat| format!("others join with: {}", join_command(flag, &battle_id, seat)))
                 .collect();
             invite.push(format!(
                 "others watch with: {}",
-                watch_command(server, &battle_id)
+                watch_command(flag, &battle_id)
             ));
             for line in &invite {
                 println!("{line}");
             }
-            play(server, AnySession::Player(player), args.display, invite).await
+            play(flag, AnySession::Player(player), args.display, invite).await
         }
         Command::Join(args) => {
             let setup = args.setup.value()?;
-            let player = PlayerSession::join(server, &args.battle_id, args.seat, setup, policy)
+            let player = PlayerSession::join(&servers, &args.battle_id, args.seat, setup, policy)
                 .await
                 .with_context(|| format!("joining battle {}", args.battle_id))?;
-            play(server, AnySession::Player(player), args.display, Vec::new()).await
+            play(flag, AnySession::Player(player), args.display, Vec::new()).await
         }
         Command::Rejoin(args) => {
-            let player = PlayerSession::rejoin(server, &args.battle_id, &args.token, policy)
+            let player = PlayerSession::rejoin(&servers, &args.battle_id, &args.token, policy)
                 .await
                 .with_context(|| format!("rejoining battle {}", args.battle_id))?;
-            play(server, AnySession::Player(player), args.display, Vec::new()).await
+            play(flag, AnySession::Player(player), args.display, Vec::new()).await
         }
         Command::Watch(args) => {
             let battle_id = match args.battle_id {
@@ -415,12 +424,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     battle_id
                 }
             };
-            let watcher = SpectatorSession::watch(server, &battle_id, policy)
+            let watcher = SpectatorSession::watch(&servers, &battle_id, policy)
                 .await
                 .with_context(|| format!("watching battle {battle_id}"))?;
             println!("watching battle {battle_id} (read-only)");
             play(
-                server,
+                flag,
                 AnySession::Spectator(watcher),
                 args.display,
                 Vec::new(),
@@ -431,10 +440,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Ask `server` for the replay of `battle_id`; a refusal people can act on becomes a sentence
-/// saying what to do.
-async fn fetch_replay(server: &str, battle_id: &str) -> anyhow::Result<battle_protocol::Replay> {
+/// saying what to do (its commands with `flag` as their --server).
+async fn fetch_replay(
+    server: &str,
+    flag: &str,
+    battle_id: &str,
+) -> anyhow::Result<battle_protocol::Replay> {
     lobby::replay(server, battle_id).await.map_err(|err| {
-        match replay::refusal(&err, server, battle_id) {
+        match replay::refusal(&err, flag, battle_id) {
             Some(sentence) => anyhow::Error::msg(sentence),
             None => anyhow::Error::new(err)
                 .context(format!("asking for the replay of battle {battle_id}")),

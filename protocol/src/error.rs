@@ -59,13 +59,21 @@ pub enum ErrorCode {
     /// The connection sent more requests than its rate allows; nothing was done. The error
     /// carries `retry_after_ms`, the time to wait before the request would be accepted.
     RateLimited,
+    /// In a cluster of servers, the battle's log cannot be written (the shared store is out
+    /// of reach): the action was not taken and nothing changed. Retry once the service is
+    /// back; nothing that was acknowledged is ever lost.
+    StoreUnavailable,
+    /// In a cluster of servers, the server that held this request (a `create`, `join`,
+    /// `rejoin` or `spectate` made through another) stopped before it answered: the request
+    /// may or may not have been carried out. Look (`list`, `rejoin`) or ask again.
+    NodeLost,
     /// Something went wrong inside the server; the request had no effect.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in documentation order.
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadMessage,
@@ -91,6 +99,8 @@ impl ErrorCode {
         ErrorCode::NotQueued,
         ErrorCode::ServerBusy,
         ErrorCode::RateLimited,
+        ErrorCode::StoreUnavailable,
+        ErrorCode::NodeLost,
         ErrorCode::Internal,
     ];
 
@@ -122,6 +132,8 @@ impl ErrorCode {
             ErrorCode::NotQueued => "not_queued",
             ErrorCode::ServerBusy => "server_busy",
             ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::StoreUnavailable => "store_unavailable",
+            ErrorCode::NodeLost => "node_lost",
             ErrorCode::Internal => "internal",
         }
     }

@@ -76,4 +76,8 @@ pub struct BattleSummary {
     /// known in advance by whoever knows the seed. Absent (false) for the others.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub seeded: bool,
+    /// In a cluster of servers: the id of the node that runs the battle now. Absent on a
+    /// single server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }

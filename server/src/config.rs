@@ -74,6 +74,9 @@ pub struct Config {
     /// handshake, or a plain HTTP request) before it is closed (silent, half-open and
     /// trickling sockets included); an idle kept-alive HTTP connection gets as long.
     pub handshake_timeout: Duration,
+    /// Cluster mode: the node's Redis and identity (`None`: one process alone, with its
+    /// embedded store).
+    pub cluster: Option<crate::cluster::ClusterConfig>,
 }
 
 /// A token bucket's size: `per_sec` tokens a second, at most `burst` saved up; a `per_sec`
@@ -127,6 +130,7 @@ impl Default for Config {
             ip_create_rate: Rate::new(1_000, 2_000),
             flood_refusals: 100,
             handshake_timeout: Duration::from_secs(5),
+            cluster: None,
         }
     }
 }

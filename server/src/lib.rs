@@ -5,6 +5,7 @@
 //! on `127.0.0.1:0`.
 
 pub mod battle;
+pub mod cluster;
 pub mod config;
 pub mod connection;
 pub mod http;

@@ -58,6 +58,10 @@ struct Args {
     /// Largest client frame accepted, in bytes.
     #[arg(long, env = "BATTLE_MAX_FRAME_BYTES", default_value_t = 65_536)]
     max_frame_bytes: usize,
+    #[command(flatten)]
+    cluster: battle_server::cluster::args::ClusterArgs,
+    #[command(subcommand)]
+    command: Option<Cmd>,
     /// Where battles are kept (a SQLite database, created on the first run), so that a
     /// killed or restarted server brings every unfinished battle back; `none` keeps them in
     /// memory only.
@@ -154,6 +158,18 @@ struct Args {
     handshake_timeout_secs: u64,
 }
 
+/// What to do instead of running a server.
+#[derive(Debug, Clone, clap::Subcommand)]
+enum Cmd {
+    /// Ask a node of the cluster (--cluster-url) to drain: it takes no new battles, hands
+    /// each of its battles to the other nodes, closes its connections (1001) and stops.
+    Drain {
+        /// The node's id.
+        #[arg(value_parser = battle_server::cluster::args::parse_node_id)]
+        node_id: String,
+    },
+}
+
 /// The form of the log lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum LogFormat {
@@ -181,9 +197,17 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-impl From<Args> for Config {
-    fn from(args: Args) -> Config {
-        Config {
+impl TryFrom<Args> for Config {
+    type Error = anyhow::Error;
+
+    fn try_from(args: Args) -> anyhow::Result<Config> {
+        let data_dir = (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir));
+        let cluster = args
+            .cluster
+            .config(data_dir.as_deref())
+            .context("cannot read or keep this node's id in the data directory")?;
+        Ok(Config {
+            cluster,
             listen: args.listen,
             default_pace_ms: args.pace_ms,
             finished_ttl: Duration::from_secs(args.finished_ttl_secs),
@@ -193,7 +217,7 @@ impl From<Args> for Config {
             outbox_max_bytes: args.outbox_max_bytes,
             battle_queue: args.battle_queue,
             max_frame_bytes: args.max_frame_bytes,
-            data_dir: (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir)),
+            data_dir,
             fsync: args.fsync,
             disconnect_grace: Duration::from_secs(args.disconnect_grace_secs),
             retention: battle_server::store::Retention {
@@ -215,7 +239,7 @@ impl From<Args> for Config {
             flood_refusals: args.flood_refusals,
             handshake_timeout: Duration::from_secs(args.handshake_timeout_secs),
             ..Config::default()
-        }
+        })
     }
 }
 
@@ -225,20 +249,36 @@ async fn main() -> anyhow::Result<()> {
     let open_files = battle_server::open_files::raise_soft_limit();
     let args = Args::parse();
     init_logging(args.log_format);
-    let config = Config::from(args);
+    if let Some(Cmd::Drain { node_id }) = &args.command {
+        let url =
+            args.cluster.cluster_url.as_deref().context(
+                "drain needs --cluster-url (or BATTLE_CLUSTER_URL): the cluster's Redis",
+            )?;
+        battle_server::cluster::node::ask_to_drain(url, node_id).await?;
+        println!("node {node_id} is asked to drain; it hands its battles over and stops");
+        return Ok(());
+    }
+    let config = Config::try_from(args)?;
     tracing::info!(
         max_connections = config.max_connections,
         max_connections_per_ip = config.max_connections_per_ip,
         open_files = open_files.unwrap_or(0),
         "connection limits"
     );
-    let server = battle_server::start(config.clone())
-        .await
-        .with_context(|| format!("cannot listen on {}", config.listen))?;
+    let server = match battle_server::start(config.clone()).await {
+        Ok(server) => server,
+        Err(err) if config.cluster.is_some() && err.kind() == std::io::ErrorKind::Other => {
+            anyhow::bail!("{err}")
+        }
+        Err(err) => return Err(err).with_context(|| format!("cannot listen on {}", config.listen)),
+    };
     println!("battle-server listening on {}", server.url());
-    battle_server::server::stop_signal()
-        .await
-        .context("waiting for Ctrl-C or SIGTERM")?;
+    tokio::select! {
+        stopped = battle_server::server::stop_signal() => {
+            stopped.context("waiting for Ctrl-C or SIGTERM")?;
+        }
+        () = server.drain_asked() => {}
+    }
     tracing::info!("shutting down: committing every battle and closing connections");
     server.drain().await;
     Ok(())

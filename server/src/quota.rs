@@ -356,6 +356,7 @@ mod tests {
             seats,
             spectators,
             seeded: false,
+            node: None,
         };
         let waiting = summary(BattleStatus::Waiting, vec![seat(true, false)], 0);
         assert!(!under_way(&waiting), "a seat is still free");

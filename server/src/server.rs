@@ -13,6 +13,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::connection;
 use crate::connection::accept_backoff::{classify, AcceptBackoff, Failure};
@@ -67,17 +68,36 @@ impl RunningServer {
     /// restarted server on the same data directory continues every battle.
     pub async fn drain(self) {
         let lobby = self.lobby.clone();
+        if let Some(cluster) = lobby.cluster().cloned() {
+            // Every battle goes to the other nodes first; this node's connections follow
+            // them there until they are closed below.
+            crate::cluster::drain::drain(&cluster).await;
+        }
         lobby.set_draining();
         tokio::time::sleep(IN_FLIGHT_GRACE).await;
         self.shutdown().await;
-        lobby.store().flush().await;
+        // A cluster store out of reach is not waited for long: what it did not take was
+        // never acknowledged to anyone.
+        let _ = tokio::time::timeout(Duration::from_secs(5), lobby.store().flush()).await;
         let open = lobby.close_connections();
         let deadline = Instant::now() + CLOSE_GRACE;
         while lobby.connection_count() > 0 && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         lobby.store().close().await;
+        if let Some(cluster) = lobby.cluster() {
+            cluster.leave().await;
+        }
         tracing::info!(connections = open, "drained");
+    }
+
+    /// In a cluster: resolves when this node is asked to drain (`battle-server drain`);
+    /// never on a single server.
+    pub async fn drain_asked(&self) {
+        match self.lobby.cluster() {
+            Some(cluster) => cluster.drain_asked.notified().await,
+            None => std::future::pending().await,
+        }
     }
 }
 
@@ -103,16 +123,31 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
 /// Open the store (restoring its battles), bind `config.listen` and accept connections in a
 /// background task.
 pub async fn start(config: Config) -> std::io::Result<RunningServer> {
-    let (store, saved) = match &config.data_dir {
-        Some(dir) => {
-            Store::open(dir, config.fsync, config.retention).map_err(std::io::Error::other)?
-        }
-        None => (Store::none(config.retention), Vec::new()),
-    };
     let listener = listen(config.listen)?;
     let addr = listener.local_addr()?;
+    let mut config = config;
+    let mut cluster = None;
+    let (store, saved) = match (&mut config.cluster, &config.data_dir) {
+        (Some(settings), _) => {
+            if settings.public_url.is_empty() {
+                settings.public_url = format!("ws://{addr}");
+            }
+            let (joined, store) = Cluster::connect(settings.clone(), config.retention)
+                .await
+                .map_err(std::io::Error::other)?;
+            cluster = Some(joined);
+            (store, Vec::new())
+        }
+        (None, Some(dir)) => {
+            Store::open(dir, config.fsync, config.retention).map_err(std::io::Error::other)?
+        }
+        (None, None) => (Store::none(config.retention), Vec::new()),
+    };
     let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
-    let lobby = Lobby::new(config, store);
+    let lobby = Lobby::new(config, store, cluster.clone());
+    if let Some(cluster) = &cluster {
+        cluster.start(&lobby).await;
+    }
     if !saved.is_empty() {
         let started = Instant::now();
         let found = saved.len();

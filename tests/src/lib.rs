@@ -6,6 +6,8 @@
 //! hanging it. Helpers panic (with the client's name and what was expected) rather than
 //! return errors: they exist to make assertions.
 
+pub mod cluster;
+pub mod follower;
 pub mod http;
 
 use std::time::Duration;

@@ -209,9 +209,12 @@ fn flags(list: &[&str]) -> LoadtestArgs {
 #[tokio::test]
 async fn no_server_is_a_failed_run_with_exit_code_2() {
     let url = dead_url();
-    let code = run(&url, flags(&["-c", "2", "-d", "5s", "--quiet"]))
-        .await
-        .expect("a failed run is an exit code, not an error");
+    let code = run(
+        std::slice::from_ref(&url),
+        flags(&["-c", "2", "-d", "5s", "--quiet"]),
+    )
+    .await
+    .expect("a failed run is an exit code, not an error");
     assert_eq!(code, ExitCode::from(2));
 
     // The library entry, which skips the `welcome` check: no connection opens, so the
@@ -233,7 +236,7 @@ async fn no_server_is_a_failed_run_with_exit_code_2() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exit_code_1_for_a_failed_threshold_and_0_when_all_hold() {
     let server = start_server().await;
-    let url = server.url();
+    let url = [server.url()];
     let bounded = ["-c", "2", "-n", "4", "-s", "1", "-d", "20s", "--quiet"];
     let with = |gates: &[&str]| {
         let mut list = bounded.to_vec();

@@ -14,12 +14,14 @@ use battle_client::term::queue::{Queue, QueueSpec};
 use battle_client::term::share::{rejoin_command, watch_command};
 use battle_client::term::waiting::{self, Wait};
 use battle_client::term::{AnySession, ReconnectPolicy};
+use battle_client::Servers;
 
 use super::{Display, PlayArgs};
 
 /// Run the session in plain mode or the full-screen UI, then leave and say how to come back
 /// (or, after the full-screen UI, what the result was). `invite` says how others join and
 /// watch, for the waiting screen.
+/// `server` is the `--server` value the commands to copy carry (every address).
 pub(super) async fn play(
     server: &str,
     session: AnySession,
@@ -43,10 +45,12 @@ enum Held {
 /// Wait in the matchmaking queue as `args` say (one line per event with --plain, else the
 /// waiting screen), then play the battle found as after `join`.
 pub(super) async fn play_queued(
-    server: &str,
+    servers: &Servers,
     args: PlayArgs,
     policy: ReconnectPolicy,
 ) -> anyhow::Result<ExitCode> {
+    let server = servers.to_string();
+    let server = server.as_str();
     let options = match &args.options {
         Some(text) => Some(serde_json::from_str(text).context("--options is not JSON")?),
         None => None,
@@ -59,7 +63,7 @@ pub(super) async fn play_queued(
         setup: args.setup.value()?,
         bot_after,
     };
-    let queue = Queue::enter(server, &spec, policy)
+    let queue = Queue::enter(servers, &spec, policy)
         .await
         .with_context(|| format!("queueing for a {} battle", spec.ruleset))?;
     let plain_mode = args.display.plain || !std::io::stdout().is_terminal();

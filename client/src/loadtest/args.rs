@@ -63,9 +63,31 @@ pub struct LoadtestArgs {
     /// Allow a server that is not on a loopback address.
     #[arg(long)]
     pub allow_remote: bool,
+    /// Spectators connect here instead of --server (repeat the flag, or separate URLs with
+    /// commas: spectators are spread over them in turn). With a cluster, e.g. players on
+    /// one node and spectators on another.
+    #[arg(
+        long = "spectator-server",
+        value_name = "URL",
+        value_delimiter = ',',
+        value_parser = crate::term::share::server_url
+    )]
+    pub spectator_servers: Vec<String>,
+    /// A connection that fails during the run (a node of a cluster killed) connects again
+    /// to the next server of its list in turn and takes its place back in its battle
+    /// (`rejoin` with the seat's token, or `spectate`), counted as a reconnect, instead of
+    /// failing the battle. Players and creators go to the next --server, spectators to the
+    /// next --spectator-server.
+    #[arg(long)]
+    pub reconnect: bool,
     /// The server's process id: sample its CPU time and RSS from /proc.
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Another process of the service under load whose CPU time and RSS count with the
+    /// server's (with --server-pid): for a node of a cluster, its `redis-server`.
+    /// Repeatable.
+    #[arg(long = "also-pid", value_name = "PID", requires = "server_pid")]
+    pub also_pids: Vec<u32>,
     /// `table` (human-readable, default) or `json` (machine-readable) on stdout.
     #[arg(long, default_value = "table", value_parser = ["table", "json"])]
     pub output: String,

@@ -15,8 +15,15 @@ use crate::samples;
 /// Everything one load test run is set up with (the library form of [`LoadtestArgs`]).
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
-    /// WebSocket URL of the server.
-    pub url: String,
+    /// WebSocket URLs of the servers players and creators connect to, in turn (the nodes of
+    /// a cluster, or one server); never empty.
+    pub servers: Vec<String>,
+    /// WebSocket URLs spectators connect to, in turn; empty: the same as `servers`.
+    pub spectator_servers: Vec<String>,
+    /// A connection that fails during the run connects again to the next server and takes
+    /// its place back in its battle (`rejoin` or `spectate`), counted as a reconnect,
+    /// instead of failing the battle.
+    pub reconnect: bool,
     /// Ruleset to play.
     pub ruleset: String,
     /// The sample played, by name (for the report).
@@ -47,6 +54,9 @@ pub struct LoadConfig {
     pub allow_remote: bool,
     /// Server process to sample.
     pub server_pid: Option<u32>,
+    /// Other processes whose CPU and RSS count with the server's (a cluster node's
+    /// `redis-server`); only with `server_pid`.
+    pub also_pids: Vec<u32>,
     /// Gates checked at the end.
     pub thresholds: Vec<Threshold>,
     /// Seed for the bots.
@@ -65,7 +75,9 @@ impl LoadConfig {
     /// concurrent battles for 10 s, no think time, no progress line and no progress JSON.
     pub fn new(url: impl Into<String>) -> LoadConfig {
         LoadConfig {
-            url: url.into(),
+            servers: vec![url.into()],
+            spectator_servers: Vec::new(),
+            reconnect: false,
             ruleset: "synergy".into(),
             sample: "pvp".into(),
             options: json!({"mode": "pvp"}),
@@ -81,6 +93,7 @@ impl LoadConfig {
             source_addrs: 1,
             allow_remote: false,
             server_pid: None,
+            also_pids: Vec::new(),
             thresholds: Vec::new(),
             seed: 1,
             progress: false,
@@ -89,12 +102,14 @@ impl LoadConfig {
         }
     }
 
-    /// Build from the command line's options and the rulesets the server offers.
+    /// Build from the servers (`--server`, players and creators), the command line's
+    /// options and the rulesets the servers offer.
     pub fn from_args(
-        url: &str,
+        servers: &[String],
         args: &LoadtestArgs,
         rulesets: &[RulesetInfo],
     ) -> anyhow::Result<LoadConfig> {
+        let url = servers.first().context("no --server given")?;
         let ruleset = samples::ruleset(rulesets, &args.ruleset).map_err(anyhow::Error::msg)?;
         let sample = match &args.sample {
             Some(name) => samples::named(ruleset, name).map_err(anyhow::Error::msg)?,
@@ -121,12 +136,32 @@ impl LoadConfig {
             source_addrs: args.source_addrs,
             allow_remote: args.allow_remote,
             server_pid: args.server_pid,
+            also_pids: args.also_pids.clone(),
             thresholds: args.thresholds.clone(),
             seed: args.seed,
             progress: !args.quiet,
             progress_json: args.progress_json,
-            ..LoadConfig::new(url)
+            servers: servers.to_vec(),
+            spectator_servers: args.spectator_servers.clone(),
+            reconnect: args.reconnect,
+            ..LoadConfig::new(url.as_str())
         })
+    }
+
+    /// The processes whose usage the report counts as the server's: `server_pid` and
+    /// `also_pids` (none without `server_pid`).
+    pub fn server_pids(&self) -> Vec<u32> {
+        match self.server_pid {
+            Some(pid) => std::iter::once(pid)
+                .chain(self.also_pids.iter().copied())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The first server players connect to (where the run asks which rulesets there are).
+    pub fn url(&self) -> &str {
+        self.servers.first().map_or("", String::as_str)
     }
 
     /// Seats the client plays per battle.
@@ -156,7 +191,7 @@ mod tests {
             "5s",
         ])
         .expect("valid flags");
-        let config = LoadConfig::from_args("ws://127.0.0.1:1", &args, &synergy()).expect("config");
+        let config = LoadConfig::from_args(&one(), &args, &synergy()).expect("config");
         assert_eq!(config.concurrency, 7);
         assert_eq!(config.seats, vec![0], "seat 1 is the Training Automaton's");
         assert_eq!(config.options, json!({"mode": "pve"}));
@@ -166,19 +201,37 @@ mod tests {
         assert_eq!(config.progress_json, None);
         assert!(LoadtestArgs::from_flags(["--threshold", "p99~3"]).is_err());
         let default = LoadtestArgs::from_flags(Vec::<String>::new()).expect("defaults");
-        let config =
-            LoadConfig::from_args("ws://127.0.0.1:1", &default, &synergy()).expect("config");
+        let config = LoadConfig::from_args(&one(), &default, &synergy()).expect("config");
         assert_eq!(
             (config.sample.as_str(), config.seats.as_slice()),
             ("pvp", &[0, 1][..])
         );
+        assert_eq!(config.servers, one());
+        assert!(config.spectator_servers.is_empty() && !config.reconnect);
+        let apart = LoadtestArgs::from_flags([
+            "--spectator-server",
+            "ws://127.0.0.1:2,127.0.0.1:3",
+            "--spectator-server",
+            "4",
+            "--reconnect",
+        ])
+        .expect("valid flags");
+        let config = LoadConfig::from_args(&one(), &apart, &synergy()).expect("config");
+        assert_eq!(
+            config.spectator_servers,
+            ["ws://127.0.0.1:2", "ws://127.0.0.1:3", "ws://127.0.0.1:4"]
+        );
+        assert!(config.reconnect);
         let unknown = LoadtestArgs::from_flags(["--sample", "coop"]).expect("parses");
-        let err = LoadConfig::from_args("ws://127.0.0.1:1", &unknown, &synergy())
-            .expect_err("no such sample");
+        let err = LoadConfig::from_args(&one(), &unknown, &synergy()).expect_err("no such sample");
         assert!(
             err.to_string().contains("its samples are pve, pvp"),
             "{err}"
         );
+    }
+
+    fn one() -> Vec<String> {
+        vec!["ws://127.0.0.1:1".into()]
     }
 
     /// What a server offering synergy lists in `welcome`.

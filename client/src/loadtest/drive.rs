@@ -8,11 +8,12 @@ use rand::Rng;
 use tokio::time::Instant;
 
 use super::frame::{Frame, Ops};
-use super::slot::{client_error_key, micros, Peer, Recv, Shared};
+use super::peer::{client_error_key, micros, Peer, Recv};
+use super::slot::Shared;
 use super::stats::{Samples, Stats};
 use super::ticks::{Tick, TickClock};
 use super::view::View;
-use crate::fill;
+use crate::{fill, ClientError};
 
 /// Refused actions tolerated in one battle before it is abandoned (a client bot bug or a
 /// server that refuses legal moves; either way the battle would not end).
@@ -115,11 +116,16 @@ pub(super) async fn drive(
                     action,
                     req: Some(req),
                 };
-                if let Err(err) = peer.send(&act, stats).await {
-                    stats.error(client_error_key(&err));
-                    return rec;
+                match peer.send(&act, stats).await {
+                    Ok(()) => pending = Some((req, at)),
+                    Err(err) => {
+                        if !recover(shared, peer, battle_id, &err, &mut rec).await {
+                            return rec;
+                        }
+                        resyncing = true;
+                        continue;
+                    }
                 }
-                pending = Some((req, at));
             }
         }
         let (text, at) = match peer.recv(shared).await {
@@ -133,8 +139,13 @@ pub(super) async fn drive(
                 return rec;
             }
             Recv::Failed(err) => {
-                stats.error(client_error_key(&err));
-                return rec;
+                if !recover(shared, peer, battle_id, &err, &mut rec).await {
+                    return rec;
+                }
+                // Patches until the snapshot that follows the re-entry are not ours to apply.
+                resyncing = true;
+                pending = None;
+                continue;
             }
         };
         // Fresh buffers for each frame: the allocator hands back the block the previous
@@ -202,12 +213,18 @@ pub(super) async fn drive(
                         rec.receipts.push(at);
                     }
                 }
-                if let (Some(got), Some((want, sent))) = (req, pending) {
-                    if got == want {
+                match (req, pending) {
+                    (Some(got), Some((want, sent))) if got == want => {
                         rec.latencies.push(micros(at - sent));
                         Stats::add(&stats.actions, 1);
                         pending = None;
                     }
+                    // With --reconnect, a snapshot that answers nothing of ours comes when
+                    // the battle changed hands (its node died): an act still unanswered
+                    // may have been lost with that node, and the snapshot says whose turn
+                    // it is now.
+                    (_, Some(_)) if snapshot && shared.config.reconnect => pending = None,
+                    _ => {}
                 }
             }
             Err(violation) => {
@@ -222,12 +239,36 @@ pub(super) async fn drive(
                     req: Some(req),
                 };
                 if let Err(err) = peer.send(&resync, stats).await {
-                    stats.error(client_error_key(&err));
-                    return rec;
+                    if !recover(shared, peer, battle_id, &err, &mut rec).await {
+                        return rec;
+                    }
                 }
             }
         }
     }
+}
+
+/// The connection failed with `err` in `battle_id`. With `--reconnect`, it is opened again
+/// on the next server and takes its place back in the battle (`true`: go on; the view waits
+/// for the snapshot that follows, and the battle gives no lag samples). Otherwise, or when
+/// that fails, the error is counted (unless the deadline came) and the part ends (`false`).
+async fn recover(
+    shared: &Shared,
+    peer: &mut Peer,
+    battle_id: &str,
+    err: &ClientError,
+    rec: &mut Record,
+) -> bool {
+    if shared.config.reconnect && peer.reenter(shared, battle_id).await {
+        rec.aligned = false;
+        return true;
+    }
+    if Instant::now() >= shared.deadline {
+        rec.end = End::Deadline;
+    } else {
+        shared.stats.error(client_error_key(err));
+    }
+    false
 }
 
 /// Spectator lag samples from a completed battle's records (in any order).

@@ -34,6 +34,8 @@ pub struct Frame<'a> {
     pub code: Option<ErrorCode>,
     /// Why a `left` happened.
     pub reason: Option<Cow<'a, str>>,
+    /// A seat's token (`joined`).
+    pub token: Option<Cow<'a, str>>,
     /// A snapshot's view.
     pub view: Option<Node>,
     /// Whether the frame carried operations (they are in the [`Ops`] it was decoded with).
@@ -116,6 +118,7 @@ impl<'a> Frame<'a> {
         let mut req = None;
         let mut code = None;
         let mut reason = None;
+        let mut token = None;
         let mut view = None;
         let mut has_ops = None;
         if r.open(b'{', b'}')? {
@@ -146,6 +149,10 @@ impl<'a> Frame<'a> {
                     "reason" => {
                         let value = optional(&mut r, Reader::string)?;
                         once(&r, &mut reason, value)?;
+                    }
+                    "token" => {
+                        let value = optional(&mut r, Reader::string)?;
+                        once(&r, &mut token, value)?;
                     }
                     "view" => {
                         let value = optional(&mut r, Reader::node)?;
@@ -179,6 +186,7 @@ impl<'a> Frame<'a> {
             req: req.flatten(),
             code: code.flatten(),
             reason: reason.flatten(),
+            token: token.flatten(),
             view: view.flatten(),
             has_ops: has_ops.unwrap_or(false),
         })
@@ -315,6 +323,7 @@ mod tests {
         req: Option<u64>,
         code: Option<ErrorCode>,
         reason: Option<String>,
+        token: Option<String>,
         view: Option<Value>,
         ops: Option<Vec<ReferenceOp>>,
     }
@@ -337,7 +346,7 @@ mod tests {
         Option<String>,
         [Option<u64>; 2],
         Option<ErrorCode>,
-        Option<String>,
+        [Option<String>; 2],
         Option<Value>,
         Option<Vec<(Option<OpKind>, String, Option<Value>)>>,
     );
@@ -354,7 +363,7 @@ mod tests {
             f.battle_id.map(Cow::into_owned),
             [f.seq, f.req],
             f.code,
-            f.reason.map(Cow::into_owned),
+            [f.reason.map(Cow::into_owned), f.token.map(Cow::into_owned)],
             f.view.map(|v| v.to_value()),
             f.has_ops.then_some(list),
         ))
@@ -367,7 +376,7 @@ mod tests {
             f.battle_id,
             [f.seq, f.req],
             f.code,
-            f.reason,
+            [f.reason, f.token],
             f.view,
             f.ops.map(|ops| {
                 ops.into_iter()
@@ -386,6 +395,7 @@ mod tests {
             r#"{"type":"snapshot","battle_id":"b1","seq":1,"view":{"battle_id":"b1","game":{"round":1,"sides":[{"hp":60,"sigils":{"Flame":0}}],"ratio":0.5,"neg":-3},"legal":[{"card":6,"kind":"play_card"}],"outcome":null,"seat":0,"status":"playing","to_act":[0]}}"#,
             r#"{"type":"error","code":"not_your_turn","message":"not now","battle_id":"b1","req":3}"#,
             r#"{"type":"left","battle_id":"b1","reason":"expired"}"#,
+            r#"{"type":"joined","battle_id":"b1","seat":1,"token":"9f2c","req":4}"#,
         ];
         let mut rng = SmallRng::seed_from_u64(29);
         for text in frames {

@@ -25,6 +25,7 @@ mod link;
 mod monitor;
 mod node;
 mod patch;
+mod peer;
 mod preflight;
 mod procfs;
 mod progress;
@@ -55,15 +56,16 @@ pub use status::{Status, START_SERVER};
 pub use tally::BattleCounts;
 pub use threshold::{Threshold, ThresholdError, Verdict};
 
-/// Run a load test against `server`, print its report on stdout (and why the run failed, if
+/// Run a load test against `servers` (players and creators spread over them in turn; the
+/// rulesets asked of the first that answers), print its report on stdout (and why the run failed, if
 /// it did, on stderr) and return the process exit code: 0 when the run completed and every
 /// threshold held, 1 when it completed but a threshold failed, 2 when the run itself failed
 /// (no server answers, no connection, no battle started, settings the server refused).
 ///
 /// Errors are left for writing the report to a closed stdout; every other failure is told
 /// on stderr and ends in exit code 2.
-pub async fn run(server: &str, args: LoadtestArgs) -> anyhow::Result<ExitCode> {
-    let report = match prepare_and_run(server, &args).await {
+pub async fn run(servers: &[String], args: LoadtestArgs) -> anyhow::Result<ExitCode> {
+    let report = match prepare_and_run(servers, &args).await {
         Ok(report) => report,
         Err(err) => {
             eprintln!("loadtest: {err:#}");
@@ -92,9 +94,9 @@ pub async fn run(server: &str, args: LoadtestArgs) -> anyhow::Result<ExitCode> {
     Ok(report.status().into())
 }
 
-/// Check the server, build the run's settings from `args` and what it offers, and run.
-async fn prepare_and_run(server: &str, args: &LoadtestArgs) -> anyhow::Result<Report> {
-    let rulesets = preflight::rulesets(server, args).await?;
-    let config = LoadConfig::from_args(server, args, &rulesets)?;
+/// Check the servers, build the run's settings from `args` and what they offer, and run.
+async fn prepare_and_run(servers: &[String], args: &LoadtestArgs) -> anyhow::Result<Report> {
+    let rulesets = preflight::rulesets(servers, args).await?;
+    let config = LoadConfig::from_args(servers, args, &rulesets)?;
     run_with(config).await
 }

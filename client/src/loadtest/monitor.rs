@@ -31,6 +31,7 @@ pub(super) fn spawn(
     let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         let config = &shared.config;
+        let pids = config.server_pids();
         let draw =
             config.progress && config.progress_json.is_none() && std::io::stderr().is_terminal();
         let bar = if draw {
@@ -61,7 +62,10 @@ pub(super) fn spawn(
                 }
                 _ = ticker.tick() => {}
             }
-            if let Some(usage) = config.server_pid.and_then(procfs::sample) {
+            let usage = (!pids.is_empty())
+                .then(|| procfs::sample_all(&pids))
+                .flatten();
+            if let Some(usage) = usage {
                 peak = peak.max(usage.rss_kib);
             }
             if draw {

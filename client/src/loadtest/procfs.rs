@@ -26,6 +26,20 @@ pub fn sample(pid: u32) -> Option<Usage> {
     })
 }
 
+/// The usage of processes `pids` added up (`None` if any of them cannot be read).
+pub fn sample_all(pids: &[u32]) -> Option<Usage> {
+    let mut sum = Usage {
+        cpu_secs: 0.0,
+        rss_kib: 0,
+    };
+    for &pid in pids {
+        let usage = sample(pid)?;
+        sum.cpu_secs += usage.cpu_secs;
+        sum.rss_kib += usage.rss_kib;
+    }
+    Some(sum)
+}
+
 /// The usage of this process.
 pub fn own() -> Option<Usage> {
     sample(std::process::id())
@@ -73,6 +87,10 @@ mod tests {
             let usage = own().expect("/proc/self is readable on Linux");
             assert!(usage.rss_kib > 0);
             assert!(usage.cpu_secs >= 0.0);
+            let me = std::process::id();
+            let twice = sample_all(&[me, me]).expect("readable twice");
+            assert!(twice.rss_kib >= usage.rss_kib * 3 / 2, "added up");
+            assert_eq!(sample_all(&[me, u32::MAX]), None, "no such process");
         }
     }
 }

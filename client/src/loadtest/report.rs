@@ -15,6 +15,9 @@ use super::threshold::Verdict;
 pub struct ServerUsage {
     /// The server's process id.
     pub pid: u32,
+    /// Other processes counted with it (`--also-pid`: a cluster node's `redis-server`):
+    /// every figure below is their sum with the server's.
+    pub also_pids: Vec<u32>,
     /// CPU seconds (user + system) the server used during the measured window.
     pub cpu_secs: f64,
     /// Server CPU seconds per 1,000 accepted actions in the measured window.
@@ -42,8 +45,14 @@ pub struct ServerUsage {
 /// Everything a load test measured.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
-    /// The server's URL.
+    /// The servers' URLs players and creators connected to (`--server`), separated by
+    /// commas.
     pub url: String,
+    /// The servers spectators connected to (`--spectator-server`), separated by commas;
+    /// `null`: the same as `url`.
+    pub spectator_url: Option<String>,
+    /// Whether connections that failed connected again (`--reconnect`).
+    pub reconnect: bool,
     /// The ruleset played.
     pub ruleset: String,
     /// The ruleset's sample played, by name.
@@ -77,8 +86,12 @@ pub struct Report {
     pub battles_failed: u64,
     /// Most battles in progress at once.
     pub peak_battles: u64,
-    /// Connections opened (WebSocket handshake done) over the whole run.
+    /// Connections opened (WebSocket handshake done) over the whole run, reconnections
+    /// included.
     pub connections_opened: u64,
+    /// Connections opened again after one failed during the run, each having taken its
+    /// place back in its battle or tried to (`--reconnect`).
+    pub reconnects: u64,
     /// Actions accepted (answered with their `req`) over the whole run.
     pub actions: u64,
     /// Actions accepted per second in the measured window.

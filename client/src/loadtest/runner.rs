@@ -31,7 +31,7 @@ struct Mark {
 }
 
 impl Mark {
-    fn now(stats: &Stats, pid: Option<u32>) -> Mark {
+    fn now(stats: &Stats, pids: &[u32]) -> Mark {
         Mark {
             at: Instant::now(),
             actions: Stats::get(&stats.actions),
@@ -39,7 +39,9 @@ impl Mark {
             frames_in: Stats::get(&stats.frames_in),
             bytes_in: Stats::get(&stats.bytes_in),
             frames_out: Stats::get(&stats.frames_out),
-            server: pid.and_then(procfs::sample),
+            server: (!pids.is_empty())
+                .then(|| procfs::sample_all(pids))
+                .flatten(),
             client: procfs::own(),
         }
     }
@@ -61,16 +63,24 @@ pub async fn run_with(config: LoadConfig) -> anyhow::Result<Report> {
     if config.progress_json == Some(Duration::ZERO) {
         bail!("the --progress-json interval must be longer than 0");
     }
-    let target =
-        target::Target::resolve(&config.url, config.allow_remote, config.source_addrs).await?;
-    let pid = config.server_pid;
+    let targets = target::Targets::resolve(
+        &config.servers,
+        &config.spectator_servers,
+        config.allow_remote,
+        config.source_addrs,
+    )
+    .await?;
+    let pids = config.server_pids();
+    let pid = &pids[..];
     let server_start = match pid {
-        Some(pid) => Some(procfs::sample(pid).with_context(|| format!("cannot read /proc/{pid}"))?),
-        None => None,
+        [] => None,
+        _ => {
+            Some(procfs::sample_all(pid).with_context(|| format!("cannot read /proc of {pid:?}"))?)
+        }
     };
     let start = Instant::now();
     let deadline = start + config.duration;
-    let shared = Arc::new(Shared::new(config, target, deadline));
+    let shared = Arc::new(Shared::new(config, targets, deadline));
     let (stop_monitor, monitor) =
         monitor::spawn(shared.clone(), start, server_start.map_or(0, |u| u.rss_kib));
 
@@ -178,6 +188,7 @@ fn build_report(
             let peak = peak_rss.max(b.rss_kib).max(start.rss_kib);
             Some(ServerUsage {
                 pid,
+                also_pids: config.also_pids.clone(),
                 cpu_secs: cpu,
                 cpu_secs_per_1000_actions: (actions > 0).then(|| cpu * 1000.0 / actions as f64),
                 cpu_secs_per_1000_ticks: (ticks > 0).then(|| cpu * 1000.0 / ticks as f64),
@@ -194,14 +205,17 @@ fn build_report(
     let errors = stats.errors();
     let connections_opened = Stats::get(&stats.connections_opened);
     let failure = status::failure(
-        &config.url,
+        config.url(),
         shared.halted(),
         connections_opened,
         &battles,
         &errors,
     );
     let mut report = Report {
-        url: config.url.clone(),
+        url: config.servers.join(","),
+        spectator_url: (!config.spectator_servers.is_empty())
+            .then(|| config.spectator_servers.join(",")),
+        reconnect: config.reconnect,
         ruleset: config.ruleset.clone(),
         sample: config.sample.clone(),
         options: config.options.clone(),
@@ -218,6 +232,7 @@ fn build_report(
         battles_failed: battles.failed,
         peak_battles: battles.peak_in_flight,
         connections_opened,
+        reconnects: Stats::get(&stats.reconnects),
         actions: Stats::get(&stats.actions),
         actions_per_sec: rate(from.actions, to.actions),
         frames_in: Stats::get(&stats.frames_in),

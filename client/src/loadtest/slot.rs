@@ -4,29 +4,26 @@
 //! Keeping the connections across battles models people who play again, keeps the number of
 //! live connections at exactly `concurrency × (players + spectators)`, and avoids measuring
 //! TCP set-up. After each battle every connection sends `leave`, so the server forgets it.
+//! Players (the first of them creating the battles) and spectators take their servers in
+//! turn from their lists (module `target`).
 
-use std::borrow::Cow;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use battle_protocol::{ClientMsg, ErrorCode, Req};
+use battle_protocol::{ClientMsg, ErrorCode};
 use futures::stream::{FuturesUnordered, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::Notify;
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
 
-use super::buffers::Text;
 use super::drive::{drive, lags, End};
-use super::frame::{Frame, Ops};
-use super::link::Link;
+use super::peer::{Peer, Reply};
 use super::stats::{Samples, Stats};
 use super::tally::{Battle, Outcome};
-use super::target::Target;
+use super::target::{Role, Targets};
 use super::LoadConfig;
-use crate::ClientError;
 
 /// Pause before retrying a `create` the server refused as busy (or over its rate).
 const BUSY_BACKOFF: Duration = Duration::from_millis(200);
@@ -35,8 +32,8 @@ const BUSY_BACKOFF: Duration = Duration::from_millis(200);
 pub struct Shared {
     /// The run's settings.
     pub config: LoadConfig,
-    /// Where to connect.
-    pub target: Target,
+    /// Where connections go.
+    pub targets: Targets,
     /// Counters and histograms.
     pub stats: Stats,
     /// When the run stops: nothing waits past it.
@@ -53,10 +50,10 @@ pub struct Shared {
 
 impl Shared {
     /// Everything the slots share, for a run that stops at `deadline`.
-    pub fn new(config: LoadConfig, target: Target, deadline: Instant) -> Shared {
+    pub fn new(config: LoadConfig, targets: Targets, deadline: Instant) -> Shared {
         Shared {
             config,
-            target,
+            targets,
             stats: Stats::new(),
             deadline,
             tickets: AtomicU64::new(0),
@@ -97,134 +94,6 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
     }
-}
-
-/// A connection with its own `req` counter.
-pub(super) struct Peer {
-    link: Link,
-    next_req: Req,
-    /// Wakes a receive that waits too long. It is armed for the earliest moment the current
-    /// receive could give up and re-armed only when it fires early: setting a timer per
-    /// frame (and removing it when the frame comes first) costs more than the rare early
-    /// wake-up.
-    timer: Pin<Box<Sleep>>,
-}
-
-/// What one receive gave.
-pub(super) enum Recv {
-    /// A text frame and when it arrived.
-    Text(Text, Instant),
-    /// The run's deadline passed.
-    Deadline,
-    /// Nothing arrived within the stall timeout.
-    Stall,
-    /// The connection failed.
-    Failed(ClientError),
-}
-
-impl Peer {
-    pub(super) fn req(&mut self) -> Req {
-        self.next_req += 1;
-        self.next_req
-    }
-
-    pub(super) async fn send(&mut self, msg: &ClientMsg, stats: &Stats) -> Result<(), ClientError> {
-        let len = self.link.queue(msg)?;
-        Stats::add(&stats.frames_out, 1);
-        Stats::add(&stats.bytes_out, len as u64);
-        self.link.flush().await
-    }
-
-    /// The next text frame, or why none came before `deadline` / the stall timeout.
-    pub(super) async fn recv(&mut self, shared: &Shared) -> Recv {
-        let until = (Instant::now() + shared.config.stall_timeout).min(shared.deadline);
-        if self.timer.deadline() > until {
-            self.timer.as_mut().reset(until);
-        }
-        loop {
-            let text = tokio::select! {
-                biased;
-                received = self.link.recv() => match received {
-                    Err(ClientError::Binary(_)) => {
-                        shared.stats.violation("binary_frame");
-                        continue;
-                    }
-                    Err(err) => return Recv::Failed(err),
-                    Ok(text) => text,
-                },
-                () = &mut self.timer => {
-                    if Instant::now() < until {
-                        // Armed by an earlier receive: wait on, up to this receive's own limit.
-                        self.timer.as_mut().reset(until);
-                        continue;
-                    }
-                    return if until == shared.deadline { Recv::Deadline } else { Recv::Stall };
-                }
-            };
-            let at = Instant::now();
-            Stats::add(&shared.stats.frames_in, 1);
-            Stats::add(&shared.stats.bytes_in, text.len() as u64);
-            return Recv::Text(text, at);
-        }
-    }
-
-    /// Send a request built around a fresh `req` and wait for the message carrying it,
-    /// skipping leftovers of earlier battles. Returns the reply's type, battle and error code.
-    async fn request(
-        &mut self,
-        shared: &Shared,
-        build: impl FnOnce(Option<Req>) -> ClientMsg,
-    ) -> Result<Reply, ()> {
-        let req = self.req();
-        if let Err(err) = self.send(&build(Some(req)), &shared.stats).await {
-            shared.stats.error(client_error_key(&err));
-            return Err(());
-        }
-        loop {
-            match self.recv(shared).await {
-                Recv::Text(text, _) => match Frame::decode(&text, &mut Ops::default()) {
-                    Ok(frame) if frame.req == Some(req) => {
-                        return Ok(Reply {
-                            kind: frame.kind.into_owned(),
-                            battle_id: frame.battle_id.map(Cow::into_owned),
-                            code: frame.code,
-                        })
-                    }
-                    Ok(_) => continue,
-                    Err(_) => {
-                        shared.stats.violation("undecodable_message");
-                        continue;
-                    }
-                },
-                Recv::Deadline => return Err(()),
-                Recv::Stall => shared.stats.error("client:stall"),
-                Recv::Failed(err) => shared.stats.error(client_error_key(&err)),
-            }
-            return Err(());
-        }
-    }
-}
-
-/// The answer to a set-up request.
-struct Reply {
-    kind: String,
-    battle_id: Option<String>,
-    code: Option<ErrorCode>,
-}
-
-pub(super) fn client_error_key(err: &ClientError) -> &'static str {
-    match err {
-        ClientError::Closed { .. } => "client:closed",
-        ClientError::Timeout(_) => "client:stall",
-        ClientError::WebSocket(_) => "client:websocket",
-        ClientError::Decode { .. } | ClientError::Binary(_) => "client:bad_frame",
-        ClientError::Encode(_) => "client:encode",
-        ClientError::Refused(_) => "client:refused",
-    }
-}
-
-pub(super) fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Run one slot until the deadline or the battle budget. `index` seeds its bots.
@@ -279,27 +148,20 @@ pub async fn run(shared: Arc<Shared>, index: u64) {
         .fetch_sub(peers.len() as u64, Ordering::Relaxed);
 }
 
+/// The slot's connections: its players first, then its spectators.
 async fn connect_all(shared: &Shared) -> Option<Vec<Peer>> {
-    let count = shared.config.players() + shared.config.spectators;
+    let players = shared.config.players();
+    let count = players + shared.config.spectators;
     let mut peers = Vec::with_capacity(count);
-    for _ in 0..count {
-        match tokio::time::timeout_at(shared.deadline, shared.target.connect()).await {
-            Ok(Ok(link)) => peers.push(Peer {
-                link,
-                next_req: 0,
-                timer: Box::pin(tokio::time::sleep_until(shared.deadline)),
-            }),
-            Ok(Err(err)) => {
-                shared
-                    .stats
-                    .error(format!("{}_connect", client_error_key(&err)));
-                shared
-                    .stats
-                    .connections
-                    .fetch_sub(peers.len() as u64, Ordering::Relaxed);
-                return None;
-            }
-            Err(_) => {
+    for i in 0..count {
+        let role = if i < players {
+            Role::Player
+        } else {
+            Role::Spectator
+        };
+        match Peer::open(shared, role).await {
+            Some(peer) => peers.push(peer),
+            None => {
                 shared
                     .stats
                     .connections
@@ -307,8 +169,6 @@ async fn connect_all(shared: &Shared) -> Option<Vec<Peer>> {
                 return None;
             }
         }
-        Stats::add(&shared.stats.connections, 1);
-        Stats::add(&shared.stats.connections_opened, 1);
     }
     Some(peers)
 }
@@ -392,26 +252,28 @@ async fn play_battle(shared: &Shared, peers: &mut [Peer], battle_id: &str, seed:
     let players = config.players();
     // Spectators first, so that they see every change from the start on.
     for peer in peers.iter_mut().skip(players) {
-        let id = battle_id.to_string();
         let reply = peer
-            .request(shared, |req| ClientMsg::Spectate { battle_id: id, req })
+            .request(shared, |req| ClientMsg::Spectate {
+                battle_id: battle_id.to_string(),
+                req,
+            })
             .await;
-        if let Some(played) = check_entry(shared, reply) {
+        if let Err(played) = check_entry(shared, reply) {
             return end(battle, played);
         }
     }
     for (&seat, peer) in config.seats.iter().zip(peers.iter_mut().take(players)) {
-        let id = battle_id.to_string();
         let reply = peer
             .request(shared, |req| ClientMsg::Join {
-                battle_id: id,
+                battle_id: battle_id.to_string(),
                 seat: Some(seat),
                 setup: None,
                 req,
             })
             .await;
-        if let Some(played) = check_entry(shared, reply) {
-            return end(battle, played);
+        match check_entry(shared, reply) {
+            Ok(token) => peer.token = token,
+            Err(played) => return end(battle, played),
         }
     }
 
@@ -483,13 +345,14 @@ fn end(battle: Battle<'_>, played: Played) -> Played {
     played
 }
 
-/// Check the answer to `spectate` or `join`; `Some` when the battle cannot go on.
-fn check_entry(shared: &Shared, reply: Result<Reply, ()>) -> Option<Played> {
+/// Check the answer to `spectate` or `join`: the seat's token for `joined`, or how the
+/// slot goes on when the battle cannot.
+fn check_entry(shared: &Shared, reply: Result<Reply, ()>) -> Result<Option<String>, Played> {
     match reply {
-        Ok(Reply { kind, .. }) if kind == "spectating" || kind == "joined" => None,
-        Ok(other) => Some(refused(shared, &other)),
-        Err(()) if Instant::now() >= shared.deadline => Some(Played::Cut),
-        Err(()) => Some(Played::Broken),
+        Ok(Reply { kind, token, .. }) if kind == "spectating" || kind == "joined" => Ok(token),
+        Ok(other) => Err(refused(shared, &other)),
+        Err(()) if Instant::now() >= shared.deadline => Err(Played::Cut),
+        Err(()) => Err(Played::Broken),
     }
 }
 

@@ -65,6 +65,8 @@ pub struct Stats {
     pub connections: AtomicU64,
     /// Connections opened so far (the WebSocket handshake succeeded).
     pub connections_opened: AtomicU64,
+    /// Connections opened again after one failed during the run (`--reconnect`).
+    pub reconnects: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     violations: Mutex<BTreeMap<String, u64>>,
     action: Mutex<Histogram<u64>>,
@@ -105,6 +107,7 @@ impl Stats {
             ticks: AtomicU64::new(0),
             connections: AtomicU64::new(0),
             connections_opened: AtomicU64::new(0),
+            reconnects: AtomicU64::new(0),
             errors: Mutex::new(BTreeMap::new()),
             violations: Mutex::new(BTreeMap::new()),
             action: Mutex::new(histogram()),

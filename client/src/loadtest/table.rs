@@ -60,6 +60,9 @@ impl fmt::Display for Report {
             "load test of {} — {} sample {} {}, {} concurrent battles × ({} players + {} spectators), think {} ms",
             self.url, self.ruleset, self.sample, self.options, self.concurrency, self.players, self.spectators, self.think_ms
         )?;
+        if let Some(spectators) = &self.spectator_url {
+            writeln!(o, "  spectators   through {spectators}")?;
+        }
         writeln!(
             o,
             "  time         run {:.1} s, measured window {:.1} s",
@@ -77,7 +80,15 @@ impl fmt::Display for Report {
             "  battles      started {} = completed {} + abandoned {} + failed {}{unaccounted}; peak {} at once",
             battles.started, battles.completed, battles.abandoned, battles.failed, battles.peak_in_flight
         )?;
-        writeln!(o, "  connections  {} opened", self.connections_opened)?;
+        if self.reconnect {
+            writeln!(
+                o,
+                "  connections  {} opened, {} of them reconnections (--reconnect)",
+                self.connections_opened, self.reconnects
+            )?;
+        } else {
+            writeln!(o, "  connections  {} opened", self.connections_opened)?;
+        }
         writeln!(
             o,
             "  actions      {} accepted, {:.1}/s",
@@ -133,10 +144,15 @@ impl fmt::Display for Report {
             let per_1000 = s
                 .cpu_secs_per_1000_actions
                 .map_or("-".into(), |v| format!("{v:.4}"));
+            let pids = std::iter::once(&s.pid)
+                .chain(&s.also_pids)
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ");
             writeln!(
                 o,
-                "  server       pid {}, cpu {:.2} s ({:.2} cores), {per_1000} cpu-s per 1000 actions",
-                s.pid, s.cpu_secs, s.cpu_cores
+                "  server       pid {pids}, cpu {:.2} s ({:.2} cores), {per_1000} cpu-s per 1000 actions",
+                s.cpu_secs, s.cpu_cores
             )?;
             writeln!(
                 o,

@@ -1,5 +1,7 @@
-//! Where the load goes: the server's address (loopback unless allowed otherwise) and the
-//! local source addresses connections are spread over.
+//! Where the load goes: the servers' addresses (loopback unless allowed otherwise), which
+//! connections go to which ([`Targets`]: players and creators spread over `--server` in
+//! turn, spectators over `--spectator-server` when given), and the local source addresses
+//! connections are spread over.
 //!
 //! One source address gives about 28,000 ephemeral ports towards one server port; spreading
 //! connections over `127.0.0.1 .. 127.0.0.N` multiplies that, for runs with many connections
@@ -115,6 +117,81 @@ impl Target {
     }
 }
 
+/// Every server a run connects to, and which connection goes where.
+#[derive(Debug)]
+pub struct Targets {
+    /// Players and creators, in turn.
+    players: Vec<Target>,
+    /// Spectators, in turn; empty: they go where the players go.
+    spectators: Vec<Target>,
+    next_player: AtomicUsize,
+    next_spectator: AtomicUsize,
+}
+
+/// Which list of servers a connection takes its server from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A player (the first of a slot also creates its battles).
+    Player,
+    /// A spectator.
+    Spectator,
+}
+
+impl Targets {
+    /// Resolve every URL (see [`Target::resolve`]); `spectators` may be empty.
+    pub async fn resolve(
+        players: &[String],
+        spectators: &[String],
+        allow_remote: bool,
+        source_addrs: u8,
+    ) -> anyhow::Result<Targets> {
+        if players.is_empty() {
+            bail!("no server to load-test");
+        }
+        let mut resolved = Vec::with_capacity(players.len());
+        for url in players {
+            resolved.push(Target::resolve(url, allow_remote, source_addrs).await?);
+        }
+        let mut watching = Vec::with_capacity(spectators.len());
+        for url in spectators {
+            watching.push(Target::resolve(url, allow_remote, source_addrs).await?);
+        }
+        Ok(Targets {
+            players: resolved,
+            spectators: watching,
+            next_player: AtomicUsize::new(0),
+            next_spectator: AtomicUsize::new(0),
+        })
+    }
+
+    fn list(&self, role: Role) -> &[Target] {
+        match role {
+            Role::Spectator if !self.spectators.is_empty() => &self.spectators,
+            _ => &self.players,
+        }
+    }
+
+    /// How many servers connections of `role` are spread over.
+    pub fn count(&self, role: Role) -> usize {
+        self.list(role).len()
+    }
+
+    /// The position of the server the next new connection of `role` goes to (in turn).
+    pub fn pick(&self, role: Role) -> usize {
+        let next = match role {
+            Role::Spectator if !self.spectators.is_empty() => &self.next_spectator,
+            _ => &self.next_player,
+        };
+        next.fetch_add(1, Ordering::Relaxed) % self.count(role)
+    }
+
+    /// Open one connection of `role` to the server at position `at` of its list.
+    pub async fn connect(&self, role: Role, at: usize) -> Result<Link, ClientError> {
+        let list = self.list(role);
+        list[at % list.len()].connect().await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,5 +226,37 @@ mod tests {
             .expect("loopback");
         assert_eq!(local.sources.len(), 4);
         assert_eq!(local.sources[3], IpAddr::V4(Ipv4Addr::new(127, 0, 0, 4)));
+    }
+
+    #[tokio::test]
+    async fn connections_take_their_servers_in_turn() {
+        let urls = |ports: &[u16]| -> Vec<String> {
+            ports
+                .iter()
+                .map(|p| format!("ws://127.0.0.1:{p}"))
+                .collect()
+        };
+        let both = Targets::resolve(&urls(&[1, 2]), &[], false, 1)
+            .await
+            .expect("loopback");
+        let picked: Vec<usize> = (0..3).map(|_| both.pick(Role::Player)).collect();
+        assert_eq!(picked, [0, 1, 0]);
+        assert_eq!(
+            both.count(Role::Spectator),
+            2,
+            "spectators go where players go"
+        );
+        let apart = Targets::resolve(&urls(&[1, 2]), &urls(&[3]), false, 1)
+            .await
+            .expect("loopback");
+        assert_eq!(apart.count(Role::Spectator), 1);
+        assert_eq!(apart.pick(Role::Spectator), 0);
+        assert_eq!(apart.list(Role::Spectator)[0].addr.port(), 3);
+        assert!(Targets::resolve(&[], &[], false, 1).await.is_err());
+        assert!(
+            Targets::resolve(&urls(&[1]), &["ws://192.0.2.1:1".into()], false, 1)
+                .await
+                .is_err()
+        );
     }
 }

@@ -31,12 +31,38 @@ pub enum SessionError {
 }
 
 impl SessionError {
-    /// True when retrying later may help (the connection failed, rather than the server
-    /// refusing the request).
+    /// True when retrying later may help: the connection failed, or the server refused
+    /// for a while only (in a cluster: the battle is moving to a live node, or the shared
+    /// store is out of reach), rather than refusing the request itself.
     pub fn is_transient(&self) -> bool {
-        matches!(
-            self,
-            SessionError::Connection(_) | SessionError::NotConnected
-        )
+        match self {
+            SessionError::Connection(_) | SessionError::NotConnected => true,
+            SessionError::Refused { code, .. } => matches!(
+                code,
+                ErrorCode::NodeLost | ErrorCode::StoreUnavailable | ErrorCode::ServerBusy
+            ),
+            SessionError::Invalid(_) | SessionError::Unexpected(_) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(code: ErrorCode) -> SessionError {
+        SessionError::Refused {
+            code,
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_battle_moving_between_nodes_is_worth_another_try_and_a_bad_token_is_not() {
+        assert!(refused(ErrorCode::NodeLost).is_transient());
+        assert!(refused(ErrorCode::StoreUnavailable).is_transient());
+        assert!(!refused(ErrorCode::BadToken).is_transient());
+        assert!(!refused(ErrorCode::NoSuchBattle).is_transient());
+        assert!(SessionError::NotConnected.is_transient());
     }
 }

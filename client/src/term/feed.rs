@@ -1,7 +1,8 @@
 //! `BattleFeed`: the part every session shares. It owns the connection and the view tracker
 //! for one battle, turns server messages into [`Event`]s, asks for a fresh snapshot after a
 //! `seq` gap, and reconnects with backoff (re-entering the battle with the seat token or as
-//! a spectator) when the connection drops.
+//! a spectator) when the connection drops: with several server addresses (the nodes of a
+//! cluster), each try goes to the next address in turn.
 //!
 //! The feed never draws anything: screens read [`BattleFeed::tracker`] after each event.
 
@@ -13,7 +14,7 @@ use tokio::time::Instant;
 
 use super::reconnect::{Link, ReconnectPolicy};
 use super::SessionError;
-use crate::{Applied, Connection, ViewTracker};
+use crate::{Applied, Connection, Servers, ViewTracker};
 
 /// Something that happened to the battle or to the connection; after each one the caller
 /// re-reads the view and redraws.
@@ -63,7 +64,9 @@ struct Retry {
 /// One battle followed over one (re-established as needed) connection.
 #[derive(Debug)]
 pub struct BattleFeed {
-    url: String,
+    servers: Servers,
+    /// The position in `servers` of the address connected to (or being tried).
+    at: usize,
     policy: ReconnectPolicy,
     conn: Option<Connection>,
     tracker: ViewTracker,
@@ -76,15 +79,15 @@ pub struct BattleFeed {
 }
 
 impl BattleFeed {
-    /// Connect to `url` and enter `battle_id` as `entry` says. Returns the feed and, for a
-    /// seat, the seat number and token.
+    /// Connect to the first of `servers` that answers and enter `battle_id` as `entry` says.
+    /// Returns the feed and, for a seat, the seat number and token.
     pub(crate) async fn open(
-        url: &str,
+        servers: Servers,
         battle_id: &str,
         entry: Entry,
         policy: ReconnectPolicy,
     ) -> Result<(BattleFeed, Seating), SessionError> {
-        let mut conn = connect(url, policy.answer_timeout).await?;
+        let (at, mut conn) = servers.connect_first(policy.answer_timeout).await?;
         let mut tracker = ViewTracker::new(battle_id);
         let seating = enter(&mut conn, &mut tracker, &entry, 1, policy.answer_timeout).await?;
         let reentry = match (&entry, &seating) {
@@ -93,7 +96,8 @@ impl BattleFeed {
             (_, None) => return Err(SessionError::Unexpected("no seat in the answer".into())),
         };
         let feed = BattleFeed {
-            url: url.to_owned(),
+            servers,
+            at,
             policy,
             conn: Some(conn),
             tracker,
@@ -107,11 +111,11 @@ impl BattleFeed {
         Ok((feed, seating))
     }
 
-    /// A feed for a seat taken on `conn` already (the matchmaker seated it): `tracker` holds
-    /// the snapshot that followed, `token` takes the seat back after a reconnect, and the
-    /// feed's requests are numbered from `next_req`.
+    /// A feed for a seat taken on `conn` (to `servers`' address at position `at`) already
+    /// (the matchmaker seated it): `tracker` holds the snapshot that followed, `token` takes
+    /// the seat back after a reconnect, and the feed's requests are numbered from `next_req`.
     pub(crate) fn seated(
-        url: &str,
+        (servers, at): (Servers, usize),
         conn: Connection,
         tracker: ViewTracker,
         token: &str,
@@ -119,7 +123,8 @@ impl BattleFeed {
         next_req: Req,
     ) -> BattleFeed {
         BattleFeed {
-            url: url.to_owned(),
+            servers,
+            at,
             policy,
             conn: Some(conn),
             tracker,
@@ -137,9 +142,14 @@ impl BattleFeed {
         self.tracker.battle_id()
     }
 
-    /// The server URL the feed connects to.
+    /// The server URL the feed is connected to (or tries next).
     pub fn url(&self) -> &str {
-        &self.url
+        self.servers.get(self.at)
+    }
+
+    /// Every server address the feed may use, in the order it tries them.
+    pub fn servers(&self) -> &Servers {
+        &self.servers
     }
 
     /// The view as currently known.
@@ -316,8 +326,12 @@ impl BattleFeed {
         tokio::time::sleep_until(retry.at).await;
         let req = self.take_req();
         let timeout = self.policy.answer_timeout;
+        // Each try goes to the next address: the one that dropped us may be gone for good
+        // (a node of a cluster that died), and another one serves the same battle.
+        self.at = self.servers.next(self.at);
+        let url = self.servers.get(self.at);
         let attempt = async {
-            let mut conn = connect(&self.url, timeout).await?;
+            let mut conn = connect(url, timeout).await?;
             enter(&mut conn, &mut self.tracker, &self.reentry, req, timeout).await?;
             Ok::<_, SessionError>(conn)
         };

@@ -469,6 +469,7 @@ mod tests {
     fn table_lists_seats() {
         let b = BattleSummary {
             seeded: false,
+            node: None,
             battle_id: "abc".into(),
             ruleset: "synergy".into(),
             status: BattleStatus::Waiting,

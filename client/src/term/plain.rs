@@ -326,7 +326,16 @@ pub async fn run(
                         reporter.reprompt();
                         vec![format!("error: {message} ({code})")]
                     }
-                    Event::Link(link) => vec![format!("connection: {}", link.describe())],
+                    Event::Link(link) => {
+                        let mut lines = vec![format!("connection: {}", link.describe())];
+                        if link == Link::Connected {
+                            // Back in the battle (perhaps through another server): what
+                            // changed meanwhile, from the snapshot, and the prompt again.
+                            reporter.reprompt();
+                            lines.extend(reporter.changes(session.feed().tracker()));
+                        }
+                        lines
+                    }
                     Event::Left(reason) => {
                         let why = match reason.as_str() {
                             "replaced" => "your seat was taken over by another connection".to_owned(),

@@ -11,11 +11,11 @@ use battle_protocol::{ClientMsg, Req, Seat, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::feed::{connect, BattleFeed};
+use super::feed::BattleFeed;
 use super::reconnect::ReconnectPolicy;
 use super::session::PlayerSession;
 use super::SessionError;
-use crate::{Connection, ViewTracker};
+use crate::{Connection, Servers, ViewTracker};
 
 /// What to queue for.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -59,7 +59,9 @@ pub enum Waited {
 /// A connection waiting in the queue.
 #[derive(Debug)]
 pub struct Queue {
-    url: String,
+    servers: Servers,
+    /// The position in `servers` of the address queued at.
+    at: usize,
     policy: ReconnectPolicy,
     /// `None` once the connection became a session's.
     conn: Option<Connection>,
@@ -72,14 +74,16 @@ pub struct Queue {
 }
 
 impl Queue {
-    /// Connect to `url` and queue as `spec` says; returns once the server answered `queued`
-    /// (a refusal is [`SessionError::Refused`]).
+    /// Connect to the first of `servers` that answers and queue as `spec` says; returns once
+    /// the server answered `queued` (a refusal is [`SessionError::Refused`]). The battle
+    /// found is followed through the same addresses.
     pub async fn enter(
-        url: &str,
+        servers: impl Into<Servers>,
         spec: &QueueSpec,
         policy: ReconnectPolicy,
     ) -> Result<Queue, SessionError> {
-        let mut conn = connect(url, policy.answer_timeout).await?;
+        let servers = servers.into();
+        let (at, mut conn) = servers.connect_first(policy.answer_timeout).await?;
         let req = 1;
         conn.send(&spec.to_queue(req)).await?;
         let deadline = Instant::now() + policy.answer_timeout;
@@ -95,7 +99,8 @@ impl Queue {
                     req: Some(r),
                 } if r == req => {
                     return Ok(Queue {
-                        url: url.to_owned(),
+                        servers,
+                        at,
                         policy,
                         conn: Some(conn),
                         req,
@@ -150,7 +155,7 @@ impl Queue {
                         .map_err(|e| SessionError::Unexpected(e.to_string()))?;
                     let conn = self.conn.take().expect("checked at the top of the loop");
                     let feed = BattleFeed::seated(
-                        &self.url,
+                        (self.servers.clone(), self.at),
                         conn,
                         tracker,
                         &token,

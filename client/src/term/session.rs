@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::feed::{BattleFeed, Entry};
 use super::reconnect::ReconnectPolicy;
 use super::SessionError;
+use crate::Servers;
 
 /// A seat in a battle: follows the battle and sends this seat's moves.
 #[derive(Debug)]
@@ -18,26 +19,35 @@ pub struct PlayerSession {
 }
 
 impl PlayerSession {
-    /// Connect to `url` and take `seat` (or the first free seat) in `battle_id`, bringing
-    /// `setup` to it (a deck, a class, a party; `None`: the ruleset's default).
+    /// Connect to the first of `servers` that answers (one URL, or several: the nodes of a
+    /// cluster, tried in turn after a dropped connection) and take `seat` (or the first free
+    /// seat) in `battle_id`, bringing `setup` to it (a deck, a class, a party; `None`: the
+    /// ruleset's default).
     pub async fn join(
-        url: &str,
+        servers: impl Into<Servers>,
         battle_id: &str,
         seat: Option<Seat>,
         setup: Option<Value>,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        Self::open(url, battle_id, Entry::Join(seat, setup), policy).await
+        Self::open(servers.into(), battle_id, Entry::Join(seat, setup), policy).await
     }
 
-    /// Connect to `url` and take back the seat that `token` belongs to.
+    /// Connect to the first of `servers` that answers and take back the seat that `token`
+    /// belongs to.
     pub async fn rejoin(
-        url: &str,
+        servers: impl Into<Servers>,
         battle_id: &str,
         token: &str,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        Self::open(url, battle_id, Entry::Rejoin(token.to_owned()), policy).await
+        Self::open(
+            servers.into(),
+            battle_id,
+            Entry::Rejoin(token.to_owned()),
+            policy,
+        )
+        .await
     }
 
     /// The seat `seat` held with `token`, followed through `feed`.
@@ -46,12 +56,12 @@ impl PlayerSession {
     }
 
     async fn open(
-        url: &str,
+        servers: Servers,
         battle_id: &str,
         entry: Entry,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        let (feed, seating) = BattleFeed::open(url, battle_id, entry, policy).await?;
+        let (feed, seating) = BattleFeed::open(servers, battle_id, entry, policy).await?;
         let Some((seat, token)) = seating else {
             return Err(SessionError::Unexpected("joined without a seat".into()));
         };
@@ -105,13 +115,14 @@ pub struct SpectatorSession {
 }
 
 impl SpectatorSession {
-    /// Connect to `url` and watch `battle_id`.
+    /// Connect to the first of `servers` that answers and watch `battle_id`.
     pub async fn watch(
-        url: &str,
+        servers: impl Into<Servers>,
         battle_id: &str,
         policy: ReconnectPolicy,
     ) -> Result<SpectatorSession, SessionError> {
-        let (feed, _) = BattleFeed::open(url, battle_id, Entry::Spectate, policy).await?;
+        let (feed, _) =
+            BattleFeed::open(servers.into(), battle_id, Entry::Spectate, policy).await?;
         Ok(SpectatorSession { feed })
     }
 

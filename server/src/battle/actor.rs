@@ -32,17 +32,24 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
 use super::audience::Audience;
-use super::bot;
 use super::clock::Clocks;
 use super::command::Command;
 use super::delay::SpectatorDelay;
 use super::handle::BattleHandle;
 use super::seats::Seats;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::metrics::RulesetMeters;
 use crate::quota::Claim;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
+
+/// How long after its last change an audience with members on other nodes says which
+/// `seq` it is at: a node that missed the last change (pub/sub may drop one) has its
+/// connections resynced within this time.
+const BEACON_AFTER: Duration = Duration::from_secs(1);
+
+/// How long a battle whose cluster store is out of reach waits before it looks again.
+pub(super) const STORE_RETRY: Duration = Duration::from_millis(250);
 
 /// Everything a new battle starts from.
 pub struct BattleSetup {
@@ -83,10 +90,10 @@ pub struct BattleActor {
     /// The ticket of the last record handed to the store: whatever the actor sends leaves
     /// once it is committed (0: nothing to wait for).
     pub(super) ticket: Ticket,
-    bot_rng: ChaCha8Rng,
-    pace: Duration,
+    pub(super) bot_rng: ChaCha8Rng,
+    pub(super) pace: Duration,
     /// How long a seat's holder may be gone before the bot decides for it.
-    grace: Duration,
+    pub(super) grace: Duration,
     /// The creator chose the seed.
     seeded: bool,
     /// Not shown by `list`.
@@ -94,12 +101,12 @@ pub struct BattleActor {
     rx: mpsc::Receiver<Command>,
     pub(super) lobby: Arc<Lobby>,
     /// When the next bot or engine move is due.
-    step_at: Option<Instant>,
+    pub(super) step_at: Option<Instant>,
     /// When the engine step just taken was due: the next one is due one tick after it (not
     /// one tick after it was processed), so a battle that ticks keeps its cadence.
-    cadence: Option<Instant>,
+    pub(super) cadence: Option<Instant>,
     /// Each person's decision deadline (none without a turn limit).
-    clocks: Clocks,
+    pub(super) clocks: Clocks,
     /// When the battle goes away (finished, or nobody connected).
     pub(super) expire_at: Option<Instant>,
     summary: BattleSummary,
@@ -111,7 +118,16 @@ pub struct BattleActor {
     /// Counts the battle against its creator's open-battle quotas until it is under way.
     claim: Option<Claim>,
     /// The counters of this battle's ruleset (moves, steps, the end).
-    meters: Arc<RulesetMeters>,
+    pub(super) meters: Arc<RulesetMeters>,
+    /// In a cluster: the ticket of the last publication, so that a change with no record of
+    /// its own is fenced first (see [`BattleActor::fence`]).
+    published: Ticket,
+    /// In a cluster whose store is out of reach: bots, engine steps and clocks wait until
+    /// then (and look again).
+    pub(super) paused_until: Option<Instant>,
+    /// In a cluster, when the audiences with members on other nodes say which `seq` they
+    /// are at (a while after their last change; see [`BEACON_AFTER`]).
+    pub(super) beacon_at: Option<Instant>,
 }
 
 /// Build a battle's actor and handle, and its first summary, without starting it: the
@@ -172,16 +188,33 @@ pub(super) fn build(
             seats: Vec::new(),
             spectators: 0,
             seeded: setup.seeded,
+            node: None,
         },
         summary_dirty: false,
         claim: None,
         meters: lobby_meters,
+        published: 0,
+        paused_until: None,
+        beacon_at: None,
     };
     actor.shown_seats = actor.seats.infos();
     actor
 }
 
 impl BattleActor {
+    /// In a cluster: before sending a change that no record of its own precedes, hand the
+    /// store a fence, so that it leaves only while this node still owns the battle.
+    pub(super) fn fence(&mut self) {
+        if self.lobby.cluster().is_none() {
+            return;
+        }
+        if self.ticket == self.published {
+            let battle = self.id.clone();
+            self.keep(Record::Fence { battle });
+        }
+        self.published = self.ticket;
+    }
+
     /// Hand `record` to the store; what is sent from now on waits for it.
     pub(super) fn keep(&mut self, record: Record) {
         let ticket = self.lobby.store().append(record);
@@ -191,7 +224,7 @@ impl BattleActor {
     }
 
     /// Record an accepted input in the input log, and in the store.
-    fn log_input(&mut self, input: Input) {
+    pub(super) fn log_input(&mut self, input: Input) {
         if self.lobby.store().is_durable() {
             let record = Record::Input {
                 battle: self.id.clone(),
@@ -219,12 +252,24 @@ impl BattleActor {
                 .spectator_delay
                 .as_ref()
                 .and_then(SpectatorDelay::next_due);
-            let wake = [self.step_at, self.clocks.next(), self.expire_at, held]
-                .into_iter()
-                .flatten()
-                .min();
+            let wake = [
+                self.step_at,
+                self.clocks.next(),
+                self.expire_at,
+                held,
+                self.beacon_at,
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            // While the cluster store is out of reach nothing happens by itself.
+            .map(|at| self.paused_until.map_or(at, |paused| at.max(paused)));
             tokio::select! {
                 command = self.rx.recv() => match command {
+                    Some(Command::LetGo { reply }) => {
+                        let _ = reply.send(self.let_go());
+                        return;
+                    }
                     Some(command) => self.handle(command),
                     None => break,
                 },
@@ -265,6 +310,9 @@ impl BattleActor {
             Command::Disconnected { from } => {
                 self.forget(from.id());
             }
+            Command::Reattach { from, role } => self.reattach(from, role),
+            // Taken by the run loop: the actor stops there.
+            Command::LetGo { .. } => {}
         }
     }
 
@@ -365,12 +413,20 @@ impl BattleActor {
 
     /// The one path every move takes, a person's or a bot's: validate and apply, record in
     /// the input log, broadcast. On refusal nothing has changed.
-    fn submit(
+    pub(super) fn submit(
         &mut self,
         seat: Seat,
         action: Value,
         req: Option<Req>,
     ) -> Result<(), (ErrorCode, String)> {
+        if !self.lobby.store().is_available() {
+            return Err((
+                ErrorCode::StoreUnavailable,
+                "the battle's log cannot be written now (the cluster store is out of reach): \
+                 the move was not made; retry in a moment"
+                    .into(),
+            ));
+        }
         match self.status {
             BattleStatus::Waiting => {
                 return Err((
@@ -389,7 +445,7 @@ impl BattleActor {
 
     /// [`BattleActor::submit`] from `before`, the view as audiences hold it (taken before
     /// anything changed, the clocks included), for a playing battle.
-    fn submit_from(
+    pub(super) fn submit_from(
         &mut self,
         seat: Seat,
         action: Value,
@@ -412,7 +468,7 @@ impl BattleActor {
     /// take turns; building it once for all audiences costs less than once per audience.
     /// With a spectator delay it is built for the spectators too (as the view after the
     /// change is), though they are not sent its diff.
-    fn views_now(&self) -> Option<(Viewers, ViewValue)> {
+    pub(super) fn views_now(&self) -> Option<(Viewers, ViewValue)> {
         let watching = self.watching();
         (!watching.is_empty()).then(|| (watching, self.envelope(self.built_for(watching))))
     }
@@ -462,7 +518,7 @@ impl BattleActor {
     /// After the game changed: settle the status, broadcast, and plan the next bot move and
     /// the clocks. `before` is [`BattleActor::views_now`] from just before the change
     /// (`None`: every audience gets a snapshot); `acted` the seat that moved, if one did.
-    fn after_change(
+    pub(super) fn after_change(
         &mut self,
         acted: Option<(Seat, Option<Req>)>,
         before: Option<(Viewers, ViewValue)>,
@@ -527,6 +583,7 @@ impl BattleActor {
         acted: Option<(Seat, Option<Req>)>,
         before: Option<(Viewers, ViewValue)>,
     ) {
+        self.fence();
         let watching = self.watching();
         if !self.seats.shown_as(&self.shown_seats) {
             self.shown_seats = self.seats.infos();
@@ -560,15 +617,21 @@ impl BattleActor {
         }
         for conn in dropped {
             let seat = self.seats.seat_of(conn);
-            tracing::warn!(
-                conn = conn.0,
-                ?seat,
-                "dropping a connection that cannot keep up"
-            );
+            // Closed (gone, or closed with 1013 because its queue was full: the outbox
+            // logs that at debug level with its backlog).
+            tracing::debug!(conn = conn.0, ?seat, "dropping a closed connection");
             self.forget(conn);
         }
         if held_back {
             self.hold_view(&view);
+        }
+        self.plan_beacon();
+    }
+
+    /// After a change other nodes' connections get: the beacon is due a while later.
+    pub(super) fn plan_beacon(&mut self) {
+        if self.audiences.iter().any(Audience::has_remote) {
+            self.beacon_at = Some(Instant::now() + BEACON_AFTER);
         }
     }
 
@@ -581,189 +644,6 @@ impl BattleActor {
         }
     }
 
-    /// Arm the timer for the engine's next step, or for a bot whose decision is awaited.
-    fn plan_step(&mut self) {
-        self.step_at = None;
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        let now = Instant::now();
-        // Only an engine step leaves a cadence; any other change starts the count afresh.
-        let cadence = self.cadence.take();
-        if let Some(ms) = self.game.next_tick() {
-            let delay = if self.pace.is_zero() {
-                Duration::ZERO
-            } else {
-                Duration::from_millis(ms)
-            };
-            // One tick after the previous step was due; never in the past (a server that
-            // fell behind does not make up for it with a burst).
-            let floor = now.checked_sub(delay).unwrap_or(now);
-            let due = cadence.map_or(now, |previous| previous.max(floor)) + delay;
-            self.step_at = Some(due.max(now));
-        } else {
-            self.step_at = self.bot_due(now);
-        }
-    }
-
-    /// When the server next decides for an awaited seat: after the pace for a bot's seat or
-    /// a person's gone past its grace, else when the first absent person's grace ends.
-    fn bot_due(&self, now: Instant) -> Option<Instant> {
-        let awaited = self.game.to_act();
-        if awaited
-            .iter()
-            .any(|&seat| self.seats.covered(seat, now, self.grace))
-        {
-            return Some(now + self.pace);
-        }
-        awaited
-            .iter()
-            .filter_map(|&seat| self.seats.covered_from(seat, self.grace))
-            .min()
-    }
-
-    /// A seat's holder went away: if its decision is awaited, the server takes it over when
-    /// the grace ends (unless something is due sooner).
-    pub(super) fn plan_cover(&mut self) {
-        if self.status != BattleStatus::Playing || self.game.next_tick().is_some() {
-            return;
-        }
-        if let Some(due) = self.bot_due(Instant::now()) {
-            self.step_at = Some(self.step_at.map_or(due, |at| at.min(due)));
-        }
-    }
-
-    /// Give each person whose decision is awaited a deadline (when the server has a turn
-    /// limit); `acted` just moved, so its clock starts again if it is still awaited.
-    fn plan_clocks(&mut self, acted: Option<Seat>) {
-        if !self.clocks.is_on() {
-            return;
-        }
-        if self.status != BattleStatus::Playing {
-            self.clocks.stop();
-            return;
-        }
-        let seats = &self.seats;
-        self.clocks.update(
-            &self.game.to_act(),
-            |seat| !seats.is_bot(seat),
-            acted,
-            Instant::now(),
-        );
-    }
-
-    /// A timer fired. Returns true when the battle has expired.
-    fn on_timer(&mut self) -> bool {
-        let now = Instant::now();
-        self.release_to_spectators(now);
-        if self.step_at.is_some_and(|at| at <= now) {
-            self.step();
-        }
-        if self.clocks.next().is_some_and(|at| at <= now) {
-            // Taken before the clock stops: the stop is part of the change published.
-            let before = self.views_now();
-            if let Some((seat, in_row)) = self.clocks.expire(now) {
-                self.time_out(seat, in_row, before);
-            }
-        }
-        if self.expire_at.is_none_or(|at| at > now) {
-            return false;
-        }
-        // A battle stays until its spectators have been sent every view held for them.
-        match self
-            .spectator_delay
-            .as_ref()
-            .and_then(SpectatorDelay::last_due)
-        {
-            Some(last) => {
-                self.expire_at = Some(last);
-                false
-            }
-            None => true,
-        }
-    }
-
-    /// `seat` let its deadline pass (`in_row` times in a row now): the ruleset's own rule for
-    /// it decides if it has one ([`Ruleset::timeout`]), else the bot, as an input like any
-    /// other; after the timer's `forfeit_after` in a row the seat forfeits (it resigns).
-    fn time_out(&mut self, seat: Seat, in_row: u32, before: Option<(Viewers, ViewValue)>) {
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        if in_row >= self.clocks.forfeit_after() {
-            if self.game.resign(seat).is_ok() {
-                tracing::info!(seat, in_row, "seat forfeits on time");
-                self.log_input(Input::Resign { seat });
-            }
-            return self.after_change(None, before);
-        }
-        tracing::info!(seat, in_row, "decision timed out");
-        self.meters.timeouts.increment(1);
-        if self.game.timeout(seat).is_ok() {
-            self.log_input(Input::Timeout { seat });
-            return self.after_change(None, before);
-        }
-        let action = bot::choose(&*self.game, seat, &mut self.bot_rng);
-        self.meters.bot_moves.increment(1);
-        let refused = match action {
-            Some(action) => self.submit_from(seat, action, None, before.clone()).err(),
-            None => Some((ErrorCode::Internal, "no action".to_owned())),
-        };
-        if let Some((code, message)) = refused {
-            tracing::error!(battle = %self.id, seat, %code, %message, "timed-out move refused");
-            // The stopped clock is still a change to publish.
-            self.after_change(None, before);
-        }
-    }
-
-    /// One engine step or one bot move.
-    fn step(&mut self) {
-        let due = self.step_at.take();
-        if self.status != BattleStatus::Playing {
-            return;
-        }
-        if self.game.next_tick().is_some() {
-            let before = self.views_now();
-            match self.game.advance() {
-                Ok(()) => {
-                    self.log_input(Input::Advance);
-                    self.meters.engine_steps.increment(1);
-                    self.cadence = due;
-                    self.after_change(None, before);
-                }
-                Err(err) => tracing::error!(%err, "engine step refused"),
-            }
-            return;
-        }
-        let now = Instant::now();
-        let Some(seat) = self
-            .game
-            .to_act()
-            .into_iter()
-            .find(|&seat| self.seats.covered(seat, now, self.grace))
-        else {
-            // An absent holder came back, or its grace has not ended yet.
-            self.step_at = self.bot_due(now);
-            return;
-        };
-        let Some(action) = bot::choose(&*self.game, seat, &mut self.bot_rng) else {
-            tracing::error!(battle = %self.id, seat, "bot seat must act but has no action");
-            return;
-        };
-        self.meters.bot_moves.increment(1);
-        if let Err((code, message)) = self.submit(seat, action, None) {
-            // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
-            // to a random action so the battle goes on.
-            tracing::error!(battle = %self.id, seat, %code, %message, "bot move refused");
-            let Some(fallback) = self.game.random_action(seat, &mut self.bot_rng) else {
-                return;
-            };
-            if let Err((code, message)) = self.submit(seat, fallback, None) {
-                tracing::error!(battle = %self.id, seat, %code, %message, "random action refused");
-            }
-        }
-    }
-
     pub(super) fn refuse(&self, to: &Outbox, code: ErrorCode, message: &str, req: Option<Req>) {
         let error = ServerMsg::Error {
             code,
@@ -772,6 +652,11 @@ impl BattleActor {
             req,
             retry_after_ms: None,
         };
+        if code == ErrorCode::StoreUnavailable {
+            // Frames held for a commit that cannot happen now must not hold this answer.
+            to.offer_ahead_of_held(message_frame(&error));
+            return;
+        }
         to.offer_msg_at(&error, self.ticket);
     }
 
@@ -795,6 +680,7 @@ impl BattleActor {
             seats: self.seats.infos(),
             spectators: self.audience(Viewer::Spectator).len(),
             seeded: self.seeded,
+            node: self.lobby.cluster().map(|c| c.node_id().to_string()),
         }
     }
 
@@ -832,6 +718,8 @@ impl BattleActor {
         for audience in &mut self.audiences {
             for member in audience.drain() {
                 member.offer_msg_at(&bye, self.ticket);
+                // Another node's connection: its node stops following the battle for it.
+                member.note_dismissed();
             }
         }
         tracing::info!("battle expired");

@@ -35,7 +35,13 @@ pub struct Audience {
     /// length of the last serialized snapshot plus the log lines sent since (a snapshot
     /// carries the whole log). Only a patch longer than that is compared with a real one.
     snapshot_len: usize,
+    /// This node's connections.
     members: Vec<Outbox>,
+    /// In a cluster: connections of other nodes (their proxies), which get each change
+    /// through the one `relay`.
+    remote: Vec<Outbox>,
+    /// Publishes each change once for every remote member, while there is one.
+    relay: Option<Outbox>,
 }
 
 /// Append the envelope `view` as `viewer` sees it (see [`ViewValue::write_json_as`]) as
@@ -172,6 +178,8 @@ impl Audience {
             stale: true,
             snapshot_len: 0,
             members: Vec::new(),
+            remote: Vec::new(),
+            relay: None,
         }
     }
 
@@ -180,33 +188,80 @@ impl Audience {
         self.viewer
     }
 
-    /// How many connections watch through this audience.
+    /// How many connections watch through this audience (other nodes' included).
     pub fn len(&self) -> usize {
-        self.members.len()
+        self.members.len() + self.remote.len()
     }
 
     /// Whether nobody watches through this audience.
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
+        self.members.is_empty() && self.remote.is_empty()
     }
 
     /// Whether `conn` is a member.
     pub fn contains(&self, conn: ConnId) -> bool {
-        self.members.iter().any(|m| m.id() == conn)
+        self.members
+            .iter()
+            .chain(&self.remote)
+            .any(|m| m.id() == conn)
     }
 
-    /// Add a member (no-op if already there).
+    /// Add a member (no-op if already there). Another node's connection is reached through
+    /// the audience's relay.
     pub fn add(&mut self, conn: Outbox) {
-        if !self.contains(conn.id()) {
+        if self.contains(conn.id()) {
+            return;
+        }
+        if conn.is_proxy() {
+            if self.relay.is_none() {
+                self.relay = conn.relay(self.viewer);
+            }
+            self.remote.push(conn);
+        } else {
             self.members.push(conn);
         }
     }
 
-    /// Remove a member; whether it was there.
+    /// Remove a member; whether it was there. Another node's connection still open is told
+    /// (its node stops handing it this audience's changes).
     pub fn remove(&mut self, conn: ConnId) -> bool {
-        let before = self.members.len();
+        let before = self.members.len() + self.remote.len();
         self.members.retain(|m| m.id() != conn);
-        self.members.len() != before
+        self.remote.retain(|m| {
+            if m.id() != conn {
+                return true;
+            }
+            if !m.is_closed() {
+                m.note_dismissed();
+            }
+            false
+        });
+        if self.remote.is_empty() {
+            self.relay = None;
+        }
+        self.members.len() + self.remote.len() != before
+    }
+
+    /// This node's own members.
+    pub fn locals(&self) -> Vec<Outbox> {
+        self.members.clone()
+    }
+
+    /// The `seq` of the last view sent.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Whether other nodes' connections are members (changes go to them through a relay).
+    pub fn has_remote(&self) -> bool {
+        self.relay.is_some()
+    }
+
+    /// Tell the other nodes with members in this audience which `seq` it is at.
+    pub fn beacon(&self) {
+        if let Some(relay) = &self.relay {
+            relay.beacon(self.seq);
+        }
     }
 
     /// The next publish sends every member a snapshot, whatever they were sent before.
@@ -216,7 +271,10 @@ impl Audience {
 
     /// Every member, for a farewell message.
     pub fn drain(&mut self) -> Vec<Outbox> {
-        std::mem::take(&mut self.members)
+        self.relay = None;
+        let mut all = std::mem::take(&mut self.members);
+        all.append(&mut self.remote);
+        all
     }
 
     /// Send `to` the whole current `view` (built for this audience's viewer, or for several
@@ -287,7 +345,7 @@ impl Audience {
         view: &ViewValue,
         ticket: Ticket,
     ) -> Vec<ConnId> {
-        if self.members.is_empty() {
+        if self.is_empty() {
             self.stale = true;
             return Vec::new();
         }
@@ -330,6 +388,9 @@ impl Audience {
 
     /// Hand `frame` to every member: one buffer shared by all of them.
     fn broadcast(&mut self, frame: Frame, ticket: Ticket) -> Vec<ConnId> {
+        if let Some(relay) = &self.relay {
+            relay.offer_frame_at(frame.clone(), ticket);
+        }
         let mut dropped = Vec::new();
         self.members.retain(
             |member| match member.offer_frame_at(frame.clone(), ticket) {

@@ -4,6 +4,8 @@ use battle_protocol::{Req, Seat};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use crate::cluster::follow::Member;
+use crate::cluster::wire::Role;
 use crate::connection::outbox::Outbox;
 
 /// One request to a battle actor. Each carries the requesting connection's outbox, through
@@ -43,6 +45,15 @@ pub enum Command {
     Resign { from: Outbox, req: Option<Req> },
     /// The connection closed.
     Disconnected { from: Outbox },
+    /// In a cluster, the battle moved here (or a node lost its pub/sub connection): take
+    /// the connection back as it was (the seat whose token hashes as `role` says, or a
+    /// spectator), sending it a snapshot only.
+    Reattach { from: Outbox, role: Role },
+    /// In a cluster, the battle is another node's now (or is being handed to one): stop
+    /// without a word to anyone, and hand back this node's connections in it.
+    LetGo {
+        reply: tokio::sync::oneshot::Sender<Vec<Member>>,
+    },
 }
 
 /// How a seat taken with [`Command::Join`] is answered, before the snapshot.

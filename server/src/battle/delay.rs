@@ -161,7 +161,9 @@ impl BattleActor {
         let audience = &mut self.audiences[index];
         let log = self.game.log(Viewer::Spectator);
         let mut dropped = Vec::new();
+        let mut released = 0;
         while let Some((previous, next)) = delay.release_next(now) {
+            released += 1;
             // Nobody to send a patch to: the audience only notes that it missed a change.
             let change = previous
                 .filter(|_| !audience.is_empty())
@@ -177,9 +179,13 @@ impl BattleActor {
                 next.ticket,
             ));
         }
+        let released = released > 0 && self.audiences[index].has_remote();
         for conn in dropped {
             tracing::warn!(battle = %self.id, conn = conn.0, "dropping a spectator that cannot keep up");
             self.forget(conn);
+        }
+        if released {
+            self.plan_beacon();
         }
     }
 

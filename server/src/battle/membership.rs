@@ -10,6 +10,8 @@ use tokio::time::Instant;
 
 use super::actor::BattleActor;
 use super::command::Seating;
+use crate::cluster::follow::Member;
+use crate::cluster::wire::Role;
 use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::store::Record;
 
@@ -77,7 +79,7 @@ impl BattleActor {
         };
         let conn = from.id();
         let closed = answer == Seating::Matched && from.is_closed();
-        self.admit(Viewer::Seat(seat), from, &reply);
+        self.admit(Viewer::Seat(seat), from, Some(&reply));
         if closed {
             // The matched connection closed before it could hear of this battle (its reader
             // may never tell it): its seat is held, and waits for it as after a disconnection.
@@ -117,7 +119,7 @@ impl BattleActor {
             token: token.to_string(),
             req,
         };
-        self.admit(Viewer::Seat(seat), from, &reply);
+        self.admit(Viewer::Seat(seat), from, Some(&reply));
     }
 
     pub(super) fn spectate(&mut self, from: Outbox, req: Option<Req>) {
@@ -129,15 +131,16 @@ impl BattleActor {
             battle_id: self.id.clone(),
             req,
         };
-        self.admit(Viewer::Spectator, from, &reply);
+        self.admit(Viewer::Spectator, from, Some(&reply));
     }
 
     /// Add `from` to an audience and send it `reply` (the answer that admits it) followed by
     /// the current view, both in one write (a spectator of a delayed battle: the view
     /// released last, see `delay.rs`).
-    fn admit(&mut self, viewer: Viewer, from: Outbox, reply: &ServerMsg) {
+    fn admit(&mut self, viewer: Viewer, from: Outbox, reply: Option<&ServerMsg>) {
+        self.fence();
         let index = self.audience_index(viewer);
-        let ahead = Some(message_frame(reply));
+        let ahead = reply.map(message_frame);
         if viewer == Viewer::Spectator && self.spectator_delay.is_some() {
             self.audiences[index].add(from.clone());
             self.send_released(&from, ahead, None);
@@ -149,10 +152,72 @@ impl BattleActor {
             audience.add(from.clone());
             audience.send_snapshot(id, &from, ahead, None, game.log(viewer), &view, ticket);
         }
+        if from.is_proxy() {
+            // Its node hands it this audience's changes from now on.
+            let hash = match viewer {
+                Viewer::Seat(seat) => self.seats.token_hash(seat).map(str::to_string),
+                Viewer::Spectator => None,
+            };
+            let seq = self.audiences[index].seq();
+            from.note_admitted(viewer, seq, hash.as_deref());
+        }
         if self.status != BattleStatus::Finished {
             // Someone is here: the idle countdown stops (a finished battle keeps its own).
             self.expire_at = None;
         }
+    }
+
+    /// In a cluster: take back a connection that was part of the battle before it moved
+    /// here (or before its node lost changes): the seat whose token hashes to the one
+    /// given, or a spectator's place; it gets a snapshot only (its client asked for nothing).
+    pub(super) fn reattach(&mut self, from: Outbox, role: Role) {
+        match role {
+            Role::Spectator => {
+                if self.seats.seat_of(from.id()).is_none() {
+                    self.admit(Viewer::Spectator, from, None);
+                }
+            }
+            Role::Seat { seat, token_hash } => {
+                if self.seats.token_hash(seat) != Some(token_hash.as_str()) {
+                    tracing::warn!(seat, "a seat taken back does not match its token: ignored");
+                    return;
+                }
+                if let Some(old) = self.seats.attach(seat, from.clone()) {
+                    if old.id() != from.id() {
+                        self.audience_mut(Viewer::Seat(seat)).remove(old.id());
+                    }
+                }
+                self.sync_presence();
+                self.admit(Viewer::Seat(seat), from, None);
+            }
+        }
+    }
+
+    /// In a cluster: the battle is another node's now: this node's own connections in it,
+    /// each with its place, for the node to take them there. Nothing is sent to anyone.
+    pub(super) fn let_go(&mut self) -> Vec<Member> {
+        let mut members = Vec::new();
+        for seat in 0..self.seats.len() {
+            if let Some(conn) = self.seats.conn(seat).filter(|c| !c.is_proxy()) {
+                members.push(Member {
+                    outbox: conn.clone(),
+                    viewer: Some(Viewer::Seat(seat)),
+                    token_hash: self.seats.token_hash(seat).map(str::to_string),
+                    request: None,
+                });
+            }
+        }
+        let spectators = self.audience_index(Viewer::Spectator);
+        for outbox in self.audiences[spectators].locals() {
+            members.push(Member {
+                outbox,
+                viewer: Some(Viewer::Spectator),
+                token_hash: None,
+                request: None,
+            });
+        }
+        self.lobby.remove_local(&self.id);
+        members
     }
 
     pub(super) fn resync(&mut self, from: &Outbox, req: Option<Req>) {
@@ -171,6 +236,7 @@ impl BattleActor {
         if viewer == Viewer::Spectator && self.spectator_delay.is_some() {
             return self.send_released(from, None, req);
         }
+        self.fence();
         let index = self.audience_index(viewer);
         // Built for this viewer alone; the snapshot leaves out what is marked for others.
         let view = self.envelope(Viewers::of(viewer));

@@ -14,6 +14,7 @@ mod handle;
 mod membership;
 mod restore;
 mod seats;
+mod timers;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::{Command, Seating};

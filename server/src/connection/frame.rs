@@ -92,6 +92,12 @@ impl Frame {
         Frame::with_head(first, buf.buf)
     }
 
+    /// Frames exactly as they go on the wire, built by another node of a cluster (one or
+    /// several, written one after the other).
+    pub fn from_wire(bytes: Bytes) -> Frame {
+        Frame { bytes }
+    }
+
     /// A text frame carrying a copy of `text`.
     pub fn text(text: &str) -> Frame {
         Frame::copied(TEXT, text.as_bytes())

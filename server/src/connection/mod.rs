@@ -17,10 +17,13 @@ pub mod frame_reader;
 pub mod http_refusal;
 pub mod keepalive;
 pub mod limits;
+mod lobby_reads;
 pub mod mailbox;
 pub mod outbox;
 pub mod rate;
 mod reader;
+pub mod remote;
+mod router;
 mod writer;
 
 use std::sync::Arc;

@@ -39,6 +39,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
+use super::remote::RemoteEnd;
 use crate::store::{Commits, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
@@ -125,6 +126,9 @@ struct Shared {
     overflows: Counter,
     /// What others tell the connection's reader.
     mailbox: Mailbox,
+    /// For a connection of another node (a cluster): where its frames go instead of a
+    /// socket (see `remote.rs`).
+    remote: Option<RemoteEnd>,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -180,6 +184,7 @@ impl Outbox {
                 gate,
                 overflows,
                 mailbox: Mailbox::default(),
+                remote: None,
             }),
         }
     }
@@ -310,6 +315,12 @@ impl Outbox {
         if state.ended || state.closing {
             return Offer::Closed;
         }
+        if let Some(end) = &self.shared.remote {
+            return end.send(&[&frame]);
+        }
+        if self.poisoned(ticket) {
+            return Offer::Queued;
+        }
         if state.queue.is_empty() {
             if self.committed(ticket) {
                 if let Some(socket) = &self.shared.socket {
@@ -368,6 +379,13 @@ impl Outbox {
         if state.ended || state.closing {
             return Offer::Closed;
         }
+        if let Some(end) = &self.shared.remote {
+            let frames: Vec<&Frame> = frames.iter().collect();
+            return end.send(&frames);
+        }
+        if self.poisoned(ticket) {
+            return Offer::Queued;
+        }
         let was_empty = state.queue.is_empty();
         let bytes = frames.iter().map(Frame::len).sum();
         if !was_empty && !self.has_room(&state, N, bytes) {
@@ -423,6 +441,18 @@ impl Outbox {
             return;
         }
         self.shared.overflows.increment(1);
+        let held = state
+            .queue
+            .iter()
+            .filter(|q| !self.committed(q.ticket))
+            .count();
+        tracing::warn!(
+            conn = self.shared.id.0,
+            frames = state.queue.len(),
+            bytes = state.queued_bytes,
+            held,
+            "a connection that cannot keep up: its queue is full, closing it with 1013"
+        );
         let started = if state.offset > 0 {
             state.queue.pop_front()
         } else {
@@ -445,6 +475,11 @@ impl Outbox {
 
     fn close_locked(&self, state: &mut State, code: CloseCode, reason: &str) {
         if state.closing || state.ended {
+            return;
+        }
+        if let Some(end) = &self.shared.remote {
+            state.closing = true;
+            end.close(code.into(), reason);
             return;
         }
         state.closing = true;
@@ -523,6 +558,7 @@ impl Outbox {
     /// Write queued frames, under the lock, until the queue is empty, the socket is full or
     /// the next frame waits for a commit; a failed write ends the connection.
     fn flush_locked(&self, state: &mut State) -> io::Result<Flushed> {
+        self.drop_poisoned(state);
         let Some(socket) = &self.shared.socket else {
             return Ok(if state.queue.is_empty() {
                 Flushed::Done
@@ -656,6 +692,9 @@ impl Drop for Tap {
 /// Nothing is queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Empty;
+
+#[path = "outbox_cluster.rs"]
+mod cluster;
 
 #[cfg(test)]
 #[path = "outbox_tests.rs"]

@@ -62,6 +62,7 @@ pub async fn answer<B>(
         "/health" => "health",
         "/metrics" => "metrics",
         "/api/battles" => "api_battles",
+        "/api/nodes" => "api_nodes",
         _ if assets::asset(path).is_some() => "page",
         _ => "other",
     };
@@ -78,6 +79,7 @@ pub async fn answer<B>(
     }
     match route {
         "health" => health(lobby),
+        "api_nodes" => nodes(lobby).await,
         "metrics" | "api_battles" => {
             if let Err(wait) = bucket.take() {
                 lobby.metrics().rate_limited.increment(1);
@@ -146,23 +148,15 @@ async fn battles(query: Option<&str>, lobby: &Arc<Lobby>) -> Response<Body> {
             _ => {}
         }
     }
-    let page = match lobby.list(cursor.as_deref(), limit) {
+    let page = match lobby.page(cursor.as_deref(), limit).await {
         Ok(page) => page,
         Err((code, message)) => return problem(StatusCode::BAD_REQUEST, code, &message),
     };
     let finished = if finished && cursor.is_none() {
-        let lobby = lobby.clone();
-        match tokio::task::spawn_blocking(move || lobby.recently_finished()).await {
-            Ok(Ok(finished)) => Some(finished),
-            Ok(Err((code, message))) => {
+        match lobby.finished_battles().await {
+            Ok(finished) => Some(finished),
+            Err((code, message)) => {
                 return problem(StatusCode::INTERNAL_SERVER_ERROR, code, &message)
-            }
-            Err(_) => {
-                return problem(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    ErrorCode::Internal,
-                    "the lookup failed",
-                )
             }
         }
     } else {
@@ -175,6 +169,27 @@ async fn battles(query: Option<&str>, lobby: &Arc<Lobby>) -> Response<Body> {
         finished,
     };
     json(StatusCode::OK, &body)
+}
+
+/// `/api/nodes`: the live nodes of the cluster with their load (on a single server, itself).
+async fn nodes(lobby: &Lobby) -> Response<Body> {
+    let Some(cluster) = lobby.cluster() else {
+        let me = serde_json::json!([{
+            "id": "local",
+            "battles": lobby.len(),
+            "draining": lobby.is_draining(),
+        }]);
+        return json(StatusCode::OK, &serde_json::json!({ "nodes": me }));
+    };
+    let mut conn = cluster.conn.clone();
+    match crate::cluster::node::live(&mut conn).await {
+        Ok(nodes) => json(StatusCode::OK, &serde_json::json!({ "nodes": nodes })),
+        Err(err) => problem(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::StoreUnavailable,
+            &format!("the cluster's nodes cannot be read now: {err}"),
+        ),
+    }
 }
 
 /// `429 Too Many Requests`, with the seconds to wait.

@@ -18,6 +18,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::matchmaker::{self, MatchmakerHandle};
@@ -25,8 +26,12 @@ use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Record, SavedBattle, Store, Ticket};
 
+mod clustered;
 mod finished;
 mod index;
+mod reads;
+
+pub use clustered::Placed;
 
 pub use index::Page;
 use index::{Index, PageRequest};
@@ -41,7 +46,7 @@ pub const FINISHED_LISTED: usize = 50;
 pub const MAX_SPECTATOR_DELAY_MS: u64 = 600_000;
 
 /// What `create` asks for.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CreateRequest {
     pub ruleset: String,
     pub options: Option<Value>,
@@ -64,6 +69,8 @@ struct Entry {
     private: bool,
     /// The battle's creation number (see [`Index`]).
     created: u64,
+    /// In a cluster: the epoch at which this node owns the battle.
+    epoch: u64,
 }
 
 /// All live battles.
@@ -86,12 +93,14 @@ pub struct Lobby {
     metrics: Arc<Metrics>,
     /// The way into the matchmaker, which creates battles here for players who queue.
     matchmaker: MatchmakerHandle,
+    /// In cluster mode: this node's part of the cluster.
+    cluster: Option<Arc<Cluster>>,
 }
 
 impl Lobby {
     /// An empty lobby keeping its battles in `store`, with its matchmaker's task started
     /// (within a tokio runtime).
-    pub fn new(config: Config, store: Store) -> Arc<Lobby> {
+    pub fn new(config: Config, store: Store, cluster: Option<Arc<Cluster>>) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
         let ids: Vec<&'static str> = config.rulesets.iter().map(|entry| entry.id).collect();
@@ -108,6 +117,7 @@ impl Lobby {
             quotas,
             metrics,
             matchmaker,
+            cluster,
         });
         starter.start(&lobby);
         lobby
@@ -208,7 +218,7 @@ impl Lobby {
             let private = battle.created.private;
             match battle::restore(battle, self.clone()) {
                 Ok((actor, handle, summary)) => {
-                    self.register(id, actor, handle, summary, private);
+                    self.register(id, actor, handle, summary, private, 0);
                     restored += 1;
                 }
                 Err(why) => tracing::warn!(battle = %id, %why, "battle not restored"),
@@ -324,7 +334,14 @@ impl Lobby {
         };
         let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
         actor.hold_claim(claim);
-        self.register(battle_id.clone(), actor, handle, summary, request.private);
+        self.register(
+            battle_id.clone(),
+            actor,
+            handle,
+            summary,
+            request.private,
+            1,
+        );
         self.metrics.ruleset(entry.id).battles_created.increment(1);
         tracing::info!(battle = %battle_id, ruleset = entry.id, "battle created");
         Ok((battle_id, ticket))
@@ -338,7 +355,9 @@ impl Lobby {
         handle: BattleHandle,
         summary: BattleSummary,
         private: bool,
+        epoch: u64,
     ) {
+        self.keep_summary(&id, &summary);
         {
             let mut index = self.index();
             let created = index.enlist(&id, private);
@@ -351,6 +370,7 @@ impl Lobby {
                     summary,
                     private,
                     created,
+                    epoch,
                 },
             );
         }
@@ -365,8 +385,18 @@ impl Lobby {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The handle of a live battle.
+    /// The handle of a live battle. In a cluster, of any battle id: the battle is looked
+    /// for wherever it runs when a command is sent (and answered `no_such_battle` if it
+    /// runs nowhere).
     pub fn handle(&self, battle_id: &str) -> Option<BattleHandle> {
+        if let Some(cluster) = &self.cluster {
+            return Some(BattleHandle::routed(battle_id, cluster.clone()));
+        }
+        self.local_handle(battle_id)
+    }
+
+    /// The handle of a battle whose actor runs on this node.
+    pub fn local_handle(&self, battle_id: &str) -> Option<BattleHandle> {
         self.battles
             .get(battle_id)
             .map(|entry| entry.handle.clone())
@@ -409,8 +439,19 @@ impl Lobby {
     }
 
     pub(crate) fn set_summary(&self, battle_id: &str, summary: BattleSummary) {
+        self.keep_summary(battle_id, &summary);
         if let Some(mut entry) = self.battles.get_mut(battle_id) {
             entry.summary = summary;
+        }
+    }
+
+    /// In a cluster: the battle's `list` record for every node (fenced like its log).
+    fn keep_summary(&self, battle_id: &str, summary: &BattleSummary) {
+        if let Some(link) = self.store.cluster_link() {
+            link.send(crate::cluster::committer::Op::Summary {
+                battle: battle_id.to_string(),
+                summary: serde_json::to_string(summary).expect("a summary serializes"),
+            });
         }
     }
 
@@ -419,6 +460,12 @@ impl Lobby {
             if !entry.private {
                 self.index().remove(entry.created);
             }
+        }
+        if let Some(cluster) = &self.cluster {
+            // The battle's proxies for other nodes' connections go with it.
+            cluster
+                .proxies
+                .retain(|(battle, _, _), _| battle != battle_id);
         }
     }
 

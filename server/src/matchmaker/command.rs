@@ -3,6 +3,7 @@
 use battle_protocol::Req;
 
 use super::request::Checked;
+use crate::cluster::wire::InboxEntry;
 use crate::connection::outbox::{ConnId, Outbox};
 
 /// One request to the matchmaker. Each carries what the matchmaker answers through (it never
@@ -19,4 +20,7 @@ pub(super) enum Command {
     Unqueue { from: Outbox, req: Option<Req> },
     /// The connection closed: forget it, without an answer.
     Gone { conn: ConnId },
+    /// In a cluster: another node's matchmaker met one of this node's connections with
+    /// others (`seat`), or met it and could make no battle (`unmatched`).
+    FromNode(InboxEntry),
 }

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use super::command::Command;
 use super::request::QueueRequest;
+use crate::cluster::wire::InboxEntry;
 use crate::config::Config;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::lobby::Refusal;
@@ -56,6 +57,20 @@ impl MatchmakerHandle {
     /// them out of its pools.
     pub fn gone(&self, conn: ConnId) {
         let _ = self.tx.try_send(Command::Gone { conn });
+    }
+
+    /// In a cluster: what another node's matchmaker says about one of this node's waiting
+    /// connections (a seat in the battle it made, or no battle). Never dropped: without
+    /// room now, it waits for room on a task of its own.
+    pub(crate) fn told_by_node(&self, entry: InboxEntry) {
+        if let Err(mpsc::error::TrySendError::Full(command)) =
+            self.tx.try_send(Command::FromNode(entry))
+        {
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                let _ = tx.send(command).await;
+            });
+        }
     }
 
     fn offer(&self, command: Command) -> Result<(), Refusal> {

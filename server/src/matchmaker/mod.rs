@@ -9,13 +9,19 @@
 //! creates the battle in the lobby, posts it to each player's mailbox (so that their readers
 //! route to it) and sends each player in with a `Command::Join` answered by `matched`.
 //!
+//! In a cluster the pools are lists in Redis that every node shares, and players meet
+//! whichever node they are connected to: see [`clustered`]. The reader's side is the same.
+//!
 //! The matchmaker's battles count against no connection's open-battle quota: see
 //! `crate::quota`.
 
+mod clustered;
 mod command;
+mod entry;
 mod handle;
 mod pool;
 mod request;
+mod seating;
 mod task;
 
 use std::sync::atomic::AtomicUsize;
@@ -53,12 +59,26 @@ pub struct Starter {
 }
 
 impl Starter {
-    /// Start the matchmaker's task, creating battles in `lobby`; it ends when the lobby has
-    /// gone.
+    /// Start the matchmaker's task, creating battles in `lobby` (in a cluster, for players
+    /// on every node); it ends when the lobby has gone.
     pub fn start(self, lobby: &Arc<Lobby>) {
         let creator = lobby.quotas().matchmaker();
-        let matchmaker =
-            task::Matchmaker::new(self.rx, Arc::downgrade(lobby), creator, self.waiting);
-        tokio::spawn(matchmaker.run());
+        let weak = Arc::downgrade(lobby);
+        match lobby.cluster() {
+            Some(cluster) => {
+                let matchmaker = clustered::ClusterMatchmaker::new(
+                    self.rx,
+                    weak,
+                    cluster.clone(),
+                    creator,
+                    self.waiting,
+                );
+                tokio::spawn(matchmaker.run());
+            }
+            None => {
+                let matchmaker = task::Matchmaker::new(self.rx, weak, creator, self.waiting);
+                tokio::spawn(matchmaker.run());
+            }
+        }
     }
 }

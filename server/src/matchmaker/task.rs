@@ -19,10 +19,9 @@ use tokio::time::{sleep_until, Instant};
 
 use super::command::Command;
 use super::pool::{AlreadyQueued, PoolKey, Pools};
-use crate::battle::{self, BattleHandle, Offered, Seating};
-use crate::connection::mailbox::Entered;
+use super::seating;
 use crate::connection::outbox::Outbox;
-use crate::lobby::{CreateRequest, Lobby};
+use crate::lobby::Lobby;
 use crate::quota::Creator;
 
 /// How often closed connections are swept out of the pools (a connection that closes while
@@ -153,6 +152,8 @@ impl Matchmaker {
             Command::Gone { conn } => {
                 self.pools.remove(conn);
             }
+            // Only a node of a cluster hears from other nodes.
+            Command::FromNode(_) => {}
         }
     }
 
@@ -178,52 +179,27 @@ impl Matchmaker {
             return self.refuse_all(players, ErrorCode::ServerBusy);
         }
         let people = players[0].people.clone();
-        let request = CreateRequest {
-            ruleset: key.ruleset.clone(),
-            options: (!key.options.is_null()).then(|| key.options.clone()),
-            bots: people.get(players.len()..).unwrap_or_default().to_vec(),
-            ..CreateRequest::default()
-        };
-        let created = lobby
-            .create(request, &self.creator)
-            .and_then(|(battle_id, _)| match lobby.handle(&battle_id) {
-                Some(handle) => Ok((battle_id, handle)),
-                None => Err((ErrorCode::Internal, "the battle went at once".to_string())),
-            });
-        let (battle_id, handle) = match created {
-            Ok(created) => created,
-            Err((code, why)) => {
-                tracing::warn!(%code, %why, ruleset = %key.ruleset, "no battle for a match");
-                return self.refuse_all(players, code);
-            }
-        };
+        let (battle_id, handle) =
+            match seating::create(&lobby, &self.creator, key, &people, players.len()) {
+                Ok(created) => created,
+                Err(code) => return self.refuse_all(players, code),
+            };
         let count = players.len();
         lobby.metrics().players_matched.increment(count as u64);
         tracing::info!(battle = %battle_id, ruleset = %key.ruleset, players = count, "matched");
         let mut commands = Vec::with_capacity(players.len() + 1);
         for (player, &seat) in players.into_iter().zip(&people) {
-            let mailbox = player.from.mailbox();
-            // Posted before the battle can answer `matched`: the reader knows the battle
-            // before its client can name it.
-            let posted = mailbox.post(Entered {
-                battle_id: battle_id.clone(),
-                handle: handle.clone(),
-            });
-            mailbox.set_queued(false);
-            let from = player.from;
-            commands.push(battle::Command::Join {
-                from: from.clone(),
-                seat: Some(seat),
-                setup: player.setup,
-                req: player.req,
-                answer: Seating::Matched,
-            });
-            if posted.is_err() {
-                // Its reader has ended and will tell no battle: the battle is told here.
-                commands.push(battle::Command::Disconnected { from });
-            }
+            seating::seat(
+                &battle_id,
+                &handle,
+                player.from,
+                seat,
+                player.setup,
+                player.req,
+                &mut commands,
+            );
         }
-        deliver(handle, commands);
+        seating::deliver(handle, commands);
     }
 
     /// Players who met but get no battle (`code` says why): out of the queue, told
@@ -235,29 +211,6 @@ impl Matchmaker {
                 reason: code.as_str().to_string(),
                 req: player.req,
             });
-        }
-    }
-}
-
-/// Queue `commands` for the battle in order, without waiting; from the first that finds its
-/// queue full, the rest go from a task of their own, which waits for room.
-fn deliver(handle: BattleHandle, commands: Vec<battle::Command>) {
-    let mut commands = commands.into_iter();
-    while let Some(command) = commands.next() {
-        match handle.try_offer(command) {
-            Ok(()) => {}
-            Err(Offered::Gone) => return,
-            Err(Offered::Full(command)) => {
-                let rest: Vec<battle::Command> = std::iter::once(command).chain(commands).collect();
-                tokio::spawn(async move {
-                    for command in rest {
-                        if handle.send(command).await.is_err() {
-                            return;
-                        }
-                    }
-                });
-                return;
-            }
         }
     }
 }

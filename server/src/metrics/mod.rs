@@ -44,6 +44,21 @@ pub struct RulesetMeters {
     pub battles_finished: Counter,
 }
 
+/// What a node of a cluster counts (all zero on a single server).
+#[derive(Debug)]
+pub struct ClusterMeters {
+    /// Battles taken over from a dead node.
+    pub failovers_taken: Counter,
+    /// Moves sent to another node's battle.
+    pub forwarded_actions: Counter,
+    /// Messages published to other nodes.
+    pub publications: Counter,
+    /// Writes refused because another node owns the battle now.
+    pub fencing_refusals: Counter,
+    /// One batch of writes to Redis, sent to answered.
+    pub redis_round_trip: Histogram,
+}
+
 /// What one server counts.
 pub struct Metrics {
     recorder: PrometheusRecorder,
@@ -62,6 +77,8 @@ pub struct Metrics {
     pub connections_opened: Counter,
     /// Players paired by the matchmaker.
     pub players_matched: Counter,
+    /// Cluster mode.
+    pub cluster: ClusterMeters,
     /// Frames and bytes written by connections that have closed (the open ones are read
     /// off their outboxes when the page is rendered).
     closed_frames: AtomicU64,
@@ -88,6 +105,11 @@ impl Metrics {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 metrics_exporter_prometheus::Matcher::Full(ACTION_LATENCY.into()),
+                &LATENCY_BUCKETS,
+            )
+            .expect("the bucket list is not empty")
+            .set_buckets_for_metric(
+                metrics_exporter_prometheus::Matcher::Full(REDIS_ROUND_TRIP.into()),
                 &LATENCY_BUCKETS,
             )
             .expect("the bucket list is not empty")
@@ -135,6 +157,14 @@ impl Metrics {
             rate_limited: counter(RATE_LIMITED, Vec::new()),
             connections_opened: counter(CONNECTIONS_OPENED, Vec::new()),
             players_matched: counter(PLAYERS_MATCHED, Vec::new()),
+            cluster: ClusterMeters {
+                failovers_taken: counter(FAILOVERS, Vec::new()),
+                forwarded_actions: counter(FORWARDED, Vec::new()),
+                publications: counter(PUBLICATIONS, Vec::new()),
+                fencing_refusals: counter(FENCING, Vec::new()),
+                redis_round_trip: recorder
+                    .register_histogram(&Key::from_name(REDIS_ROUND_TRIP), &METADATA),
+            },
             closed_frames: AtomicU64::new(0),
             closed_bytes: AtomicU64::new(0),
             rulesets,

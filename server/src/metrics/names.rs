@@ -43,16 +43,29 @@ pub const QUEUED: &str = "battle_matchmaker_waiting";
 pub const PLAYERS_MATCHED: &str = "battle_matchmaker_matched_total";
 /// HTTP requests answered, by route.
 pub const HTTP_REQUESTS: &str = "battle_http_requests_total";
+/// Cluster mode: battles this node owns.
+pub const OWNED: &str = "battle_cluster_owned_battles";
+/// Cluster mode: battles this node took over from a dead node.
+pub const FAILOVERS: &str = "battle_cluster_failovers_taken_total";
+/// Cluster mode: moves sent to another node's battle.
+pub const FORWARDED: &str = "battle_cluster_forwarded_actions_total";
+/// Cluster mode: messages published to other nodes (changes and notes).
+pub const PUBLICATIONS: &str = "battle_cluster_publications_total";
+/// Cluster mode: writes refused because another node owns the battle now.
+pub const FENCING: &str = "battle_cluster_fencing_refusals_total";
+/// Cluster mode: one batch of writes to Redis, sent to answered.
+pub const REDIS_ROUND_TRIP: &str = "battle_cluster_redis_round_trip_seconds";
 /// Seconds since the server started.
 pub const UPTIME: &str = "battle_uptime_seconds";
 /// Always 1, labelled with the server's version.
 pub const BUILD_INFO: &str = "battle_build_info";
 
 /// The routes HTTP requests are counted under.
-pub const HTTP_ROUTES: [&str; 6] = [
+pub const HTTP_ROUTES: [&str; 7] = [
     "health",
     "metrics",
     "api_battles",
+    "api_nodes",
     "page",
     "upgrade",
     "other",
@@ -187,6 +200,42 @@ pub const DESCRIPTIONS: &[(&str, Kind, Option<Unit>, &str)] = &[
         Kind::Counter,
         None,
         "HTTP requests answered, by route.",
+    ),
+    (
+        OWNED,
+        Kind::Gauge,
+        None,
+        "Cluster mode: battles this node owns.",
+    ),
+    (
+        FAILOVERS,
+        Kind::Counter,
+        None,
+        "Cluster mode: battles taken over from a dead node.",
+    ),
+    (
+        FORWARDED,
+        Kind::Counter,
+        None,
+        "Cluster mode: moves sent to another node's battle.",
+    ),
+    (
+        PUBLICATIONS,
+        Kind::Counter,
+        None,
+        "Cluster mode: messages published to other nodes (changes and notes).",
+    ),
+    (
+        FENCING,
+        Kind::Counter,
+        None,
+        "Cluster mode: writes refused because another node owns the battle now.",
+    ),
+    (
+        REDIS_ROUND_TRIP,
+        Kind::Histogram,
+        Some(Unit::Seconds),
+        "Cluster mode: one batch of writes to Redis, sent to answered.",
     ),
     (
         UPTIME,

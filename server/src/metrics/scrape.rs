@@ -81,6 +81,12 @@ impl Metrics {
             .set(lobby.connection_count() as f64);
         self.gauge(QUEUED, Vec::new())
             .set(lobby.queued_players() as f64);
+        let owned = if lobby.cluster().is_some() {
+            lobby.len()
+        } else {
+            0
+        };
+        self.gauge(OWNED, Vec::new()).set(owned as f64);
         let (frames, bytes) = lobby.sent_by_open_connections();
         let closed =
             |total: &std::sync::atomic::AtomicU64| total.load(std::sync::atomic::Ordering::Relaxed);

@@ -13,6 +13,10 @@ use crate::connection::outbox::Outbox;
 /// A record's place in the commit order; 0 stands for "nothing to wait for".
 pub type Ticket = u64;
 
+/// How many poisoned tickets are remembered (see [`Commits::poison`]): far more than an
+/// actor can hand out before it learns that its battle went to another node.
+const POISON_KEPT: usize = 4096;
+
 /// The committed watermark and the connections with frames waiting for a later one.
 #[derive(Debug, Default)]
 pub struct Commits {
@@ -20,6 +24,11 @@ pub struct Commits {
     committed: AtomicU64,
     /// Connections holding frames whose ticket is not committed yet.
     waiting: Mutex<Vec<Outbox>>,
+    /// Tickets whose write was refused (in a cluster, by a battle another node took): what
+    /// carries one is dropped, never sent. Empty on a single server.
+    poisoned: Mutex<std::collections::VecDeque<Ticket>>,
+    /// Whether any ticket was ever poisoned (so that the check costs nothing otherwise).
+    any_poisoned: std::sync::atomic::AtomicBool,
 }
 
 impl Commits {
@@ -43,6 +52,39 @@ impl Commits {
         }
         waiting.push(outbox.clone());
         true
+    }
+
+    /// These tickets' writes were refused: frames carrying them are dropped. Called before
+    /// the watermark passes them.
+    pub fn poison(&self, tickets: &[Ticket]) {
+        if tickets.is_empty() {
+            return;
+        }
+        let mut poisoned = self
+            .poisoned
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        poisoned.extend(tickets.iter().copied().filter(|&t| t != 0));
+        while poisoned.len() > POISON_KEPT {
+            poisoned.pop_front();
+        }
+        self.any_poisoned.store(true, Ordering::Release);
+    }
+
+    /// Whether a frame carrying `ticket` must be dropped.
+    pub fn is_poisoned(&self, ticket: Ticket) -> bool {
+        if ticket == 0 || !self.any_poisoned.load(Ordering::Acquire) {
+            return false;
+        }
+        self.poisoned
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .contains(&ticket)
+    }
+
+    /// Whether any ticket was ever poisoned.
+    pub fn any_poisoned(&self) -> bool {
+        self.any_poisoned.load(Ordering::Acquire)
     }
 
     /// Everything up to `ticket` is committed: raise the watermark and release the frames

@@ -200,6 +200,8 @@ impl Committer {
                         }
                         removed.push(battle.clone());
                     }
+                    // Only a cluster has ownership to check.
+                    Record::Fence { .. } => {}
                 }
             }
         }

@@ -23,7 +23,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::mpsc::{self, UnboundedSender};
 
-pub use archive::{unix_now_ms, Archive, Retention};
+pub use archive::{summary as finished_summary, unix_now_ms, Archive, Retention};
 pub use commits::{Commits, Ticket};
 pub use record::{Created, Ended, Record};
 pub use saved::{SavedBattle, SavedSeat};
@@ -64,6 +64,8 @@ struct Shared {
 pub struct Store {
     shared: Option<Arc<Shared>>,
     archive: Arc<Archive>,
+    /// In a cluster: the battles are kept in Redis, through the cluster's committer.
+    cluster: Option<Arc<crate::cluster::link::StoreLink>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -81,7 +83,29 @@ impl Store {
         Store {
             shared: None,
             archive: Arc::new(Archive::memory(retention)),
+            cluster: None,
         }
+    }
+
+    /// The store of a cluster node: battles are kept in Redis through `link`. (Finished
+    /// battles are read from Redis too, see `crate::cluster::directory`.)
+    pub fn cluster(link: Arc<crate::cluster::link::StoreLink>, retention: Retention) -> Store {
+        Store {
+            shared: None,
+            archive: Arc::new(Archive::memory(retention)),
+            cluster: Some(link),
+        }
+    }
+
+    /// In a cluster: the way into the cluster's committer.
+    pub fn cluster_link(&self) -> Option<&Arc<crate::cluster::link::StoreLink>> {
+        self.cluster.as_ref()
+    }
+
+    /// Whether records can be kept now (always, but in a cluster whose Redis is out of
+    /// reach: then moves are refused with `store_unavailable`).
+    pub fn is_available(&self) -> bool {
+        self.cluster.as_ref().is_none_or(|link| link.is_available())
     }
 
     /// Open the store in `dir` (created if needed), read back every battle kept, and
@@ -118,6 +142,7 @@ impl Store {
             Store {
                 shared: Some(Arc::new(shared)),
                 archive,
+                cluster: None,
             },
             saved,
         ))
@@ -125,11 +150,14 @@ impl Store {
 
     /// Whether battles are kept.
     pub fn is_durable(&self) -> bool {
-        self.shared.is_some()
+        self.shared.is_some() || self.cluster.is_some()
     }
 
     /// The commits frames wait for (`None` without a store).
     pub fn commits(&self) -> Option<Arc<Commits>> {
+        if let Some(link) = &self.cluster {
+            return Some(link.commits());
+        }
         self.shared.as_ref().map(|s| s.commits.clone())
     }
 
@@ -141,6 +169,12 @@ impl Store {
     /// Hand `record` to the committer; its ticket (0 without a store, or once closed). A
     /// finished battle goes to the archive too.
     pub fn append(&self, record: Record) -> Ticket {
+        if let Some(link) = &self.cluster {
+            return link.append(record);
+        }
+        if let Record::Fence { .. } = record {
+            return 0;
+        }
         if let Record::Finished(ended) = &record {
             self.archive.keep(ended);
         }
@@ -161,22 +195,31 @@ impl Store {
 
     /// The last ticket handed out.
     pub fn last_ticket(&self) -> Ticket {
+        if let Some(link) = &self.cluster {
+            return link.last_ticket();
+        }
         self.shared.as_ref().map_or(0, |s| lock(&s.sender).last)
     }
 
     /// Wait (without blocking the runtime) until everything appended so far is committed.
     pub async fn flush(&self) {
-        let Some(shared) = &self.shared else {
+        let Some(commits) = self.commits() else {
             return;
         };
         let last = self.last_ticket();
-        while !shared.commits.is_committed(last) {
+        while !commits.is_committed(last) {
             tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         }
     }
 
     /// Stop taking records, commit what was taken and stop the committer.
     pub async fn close(&self) {
+        if let Some(link) = &self.cluster {
+            // A store out of reach is not waited for long: what it did not take was never
+            // acknowledged to anyone.
+            link.close(std::time::Duration::from_secs(5)).await;
+            return;
+        }
         let Some(shared) = &self.shared else {
             return;
         };

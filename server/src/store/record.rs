@@ -33,10 +33,14 @@ pub enum Record {
     Finished(Arc<Ended>),
     /// The battle went away (expired): forget it.
     Removed { battle: String },
+    /// Nothing to keep: in a cluster, what follows may only be sent while this node still
+    /// owns the battle (the check is the record's commit). A single server has nothing to
+    /// check.
+    Fence { battle: String },
 }
 
 /// A new battle: everything it was built from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Created {
     pub battle: String,
     pub ruleset: String,
@@ -60,7 +64,7 @@ pub struct Created {
 
 /// A battle that ended, as kept for its replay: what rebuilds it (options, seed, the whole
 /// input log) and what `list` shows of it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ended {
     pub battle: String,
     pub ruleset: String,
