@@ -83,17 +83,17 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
                 local(&cluster, forward).await;
                 continue;
             }
-            if placed.is_some() && cluster.dead.contains_key(&owner) {
-                // Placed on a node that has just died (as last read): made nowhere.
-                let req = answered(&forward.cmd).flatten();
-                super::awaiting::tell_lost(&forward.from, None, req);
-                continue;
-            }
-            if placed.is_none() && cluster.dead.contains_key(&owner) {
-                // Its owner died and the battle is being claimed: ask again shortly, once
-                // it has a live owner, rather than send it where nobody will read it.
-                cluster.owners.remove(&forward.battle);
-                later(&cluster, forward);
+            if cluster.dead.contains_key(&owner) {
+                if placed.is_some() {
+                    // Placed on a node that has just died (as last read): made nowhere.
+                    let req = answered(&forward.cmd).flatten();
+                    super::awaiting::tell_lost(&forward.from, None, req);
+                } else {
+                    // Its owner died and the battle is being claimed: ask again shortly, once
+                    // it has a live owner, rather than send it where nobody will read it.
+                    cluster.owners.remove(&forward.battle);
+                    later(&cluster, forward);
+                }
                 continue;
             }
             match &forward.cmd {
@@ -139,14 +139,11 @@ pub async fn run(cluster: Arc<Cluster>, mut rx: UnboundedReceiver<Forward>) {
             any = true;
         }
         if any {
-            let sent = pipe.query_async::<()>(&mut conn).await;
-            if sent.is_err() {
+            if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+                tracing::warn!(%err, "cannot forward commands to their battles' owners");
                 for from in &kept {
                     cluster.awaiting.unsent(from);
                 }
-            }
-            if let Err(err) = sent {
-                tracing::warn!(%err, "cannot forward commands to their battles' owners");
                 // Nothing was done: every request is told so (never left unanswered).
                 for (from, req, battle) in waiting {
                     from.offer_msg(&ServerMsg::Error {
