@@ -13,6 +13,14 @@ use std::time::{Duration, Instant};
 /// The lease the tests' nodes use: short, so that failovers happen within a test's time.
 pub const TEST_LEASE_MS: u64 = 1_000;
 
+/// Kill `child` with SIGKILL, if it runs, and wait for it.
+fn reap(child: &mut Option<std::process::Child>) {
+    if let Some(mut child) = child.take() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
 /// A free loopback port (the kernel's choice, let go at once).
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
@@ -100,10 +108,7 @@ impl Redis {
 
     /// Kill it (SIGKILL): what it had written to its append-only file stays.
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        reap(&mut self.child);
     }
 
     /// Start it again on the same port and directory (it reads its append-only file back).
@@ -259,10 +264,7 @@ impl Node {
 
     /// Kill it with SIGKILL and wait for it.
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        reap(&mut self.child);
     }
 
     /// Start it again with the same flags (a new process, same node id).

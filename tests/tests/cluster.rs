@@ -34,15 +34,20 @@ async fn pvp(host: &Node, p0_on: &Node, p1_on: &Node) -> (String, Follower, Foll
     )
 }
 
+/// A spectator of `battle` connected to `node`, following it.
+async fn watcher(node: &Node, name: &str, battle: &str) -> Follower {
+    let mut spectator = Client::connect_url(&node.url, name).await;
+    let watch = spectator.spectate(battle).await;
+    Follower::new(spectator, watch, false)
+}
+
 #[tokio::test]
 async fn players_and_spectators_on_different_nodes_play_one_battle() {
     let redis = Redis::start("cross");
     let n1 = Node::start(&redis, "n1", &[]);
     let n2 = Node::start(&redis, "n2", &[]);
     let (battle, mut p0, mut p1) = pvp(&n1, &n1, &n2).await;
-    let mut spectator = Client::connect_url(&n2.url, "spectator").await;
-    let watch = spectator.spectate(&battle).await;
-    let mut watcher = Follower::new(spectator, watch, false);
+    let mut watcher = watcher(&n2, "spectator", &battle).await;
     play_out(&mut [&mut p0, &mut p1], &mut [&mut watcher]).await;
     assert_eq!(
         p0.tracker.outcome(),
@@ -89,9 +94,7 @@ async fn a_killed_owner_s_battles_come_back_on_the_others_and_are_played_to_the_
     let mut tables = Vec::new();
     for _ in 0..3 {
         let (battle, p0, p1) = pvp(&n1, &n2, &n3).await;
-        let mut spectator = Client::connect_url(&n3.url, "spectator").await;
-        let watch = spectator.spectate(&battle).await;
-        tables.push((p0, p1, Follower::new(spectator, watch, false)));
+        tables.push((p0, p1, watcher(&n3, "spectator", &battle).await));
     }
     for (p0, p1, watcher) in &mut tables {
         until_log(&mut [p0, p1, watcher], 6).await;
@@ -124,9 +127,7 @@ async fn a_node_paused_past_its_lease_lets_its_battles_go_and_every_node_serves_
     let (battle, mut p0, mut p1) = pvp(&n1, &n1, &n2).await;
     let mut watchers = Vec::new();
     for (node, name) in [(&n1, "spectator on n1"), (&n2, "spectator on n2")] {
-        let mut spectator = Client::connect_url(&node.url, name).await;
-        let watch = spectator.spectate(&battle).await;
-        watchers.push(Follower::new(spectator, watch, false));
+        watchers.push(watcher(node, name, &battle).await);
     }
     {
         let [w1, w2] = &mut watchers[..] else {
@@ -213,9 +214,7 @@ async fn changes_dropped_on_their_way_to_a_node_end_in_a_resync_never_a_wrong_vi
         .await;
     let mut watchers = Vec::new();
     for (node, name) in [(&n1, "on n1"), (&n2, "on n2 (dropping)")] {
-        let mut spectator = Client::connect_url(&node.url, name).await;
-        let watch = spectator.spectate(&battle).await;
-        watchers.push(Follower::new(spectator, watch, false));
+        watchers.push(watcher(node, name, &battle).await);
     }
     let [local, dropping] = &mut watchers[..] else {
         unreachable!("two watchers")
@@ -273,9 +272,7 @@ async fn every_node_lists_every_battle_and_replays_any_finished_one() {
     let battle = host
         .create(Create::synergy(json!({"mode": "pvp"})).bots(vec![0, 1]))
         .await;
-    let mut spectator = Client::connect_url(&n1.url, "spectator").await;
-    let watch = spectator.spectate(&battle).await;
-    let mut watcher = Follower::new(spectator, watch, false);
+    let mut watcher = watcher(&n1, "spectator", &battle).await;
     play_out(&mut [], &mut [&mut watcher]).await;
     let mut other = Client::connect_url(&n2.url, "replayer").await;
     let req = other.req();
@@ -347,9 +344,7 @@ async fn a_killed_node_started_again_joins_the_cluster_and_serves() {
         .collect();
     assert_eq!(ids, ["n1", "n2"], "the restarted node is back");
     // It serves: a spectator on it watches the battle n2 owns, and a new battle is made.
-    let mut spectator = Client::connect_url(&n1.url, "spectator on n1").await;
-    let watch = spectator.spectate(&battle).await;
-    let mut watcher = Follower::new(spectator, watch, false);
+    let mut watcher = watcher(&n1, "spectator on n1", &battle).await;
     play_out(&mut [&mut p0, &mut p1], &mut [&mut watcher]).await;
     assert_eq!(p0.tracker.outcome(), watcher.tracker.outcome());
     let mut host = Client::connect_url(&n1.url, "host").await;
