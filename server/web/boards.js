@@ -4,11 +4,12 @@
 // is shown through the raw view and played from its legal actions in plain words.
 
 import * as synergy from "./boards/synergy.js";
+import * as heroes from "./boards/heroes.js";
 
 /** @typedef {import("./types").Board} Board */
 
 /** @type {{[id: string]: Board}} */
-const BOARDS = { synergy };
+const BOARDS = { synergy, heroes };
 
 /**
  * The board of ruleset `id`, or null when the page has none.
