@@ -44,6 +44,10 @@ const FILES: &[(&str, Asset)] = &[
         file(JS, include_bytes!("../../web/boards/heroes.js")),
     ),
     (
+        "/boards/lore.js",
+        file(JS, include_bytes!("../../web/boards/lore.js")),
+    ),
+    (
         "/boards/synergy.js",
         file(JS, include_bytes!("../../web/boards/synergy.js")),
     ),
