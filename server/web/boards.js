@@ -5,12 +5,13 @@
 
 import * as synergy from "./boards/synergy.js";
 import * as heroes from "./boards/heroes.js";
+import * as roguelite from "./boards/roguelite.js";
 import * as lore from "./boards/lore.js";
 
 /** @typedef {import("./types").Board} Board */
 
 /** @type {{[id: string]: Board}} */
-const BOARDS = { synergy, heroes, lore };
+const BOARDS = { synergy, heroes, roguelite, lore };
 
 /**
  * The board of ruleset `id`, or null when the page has none.

@@ -48,6 +48,10 @@ const FILES: &[(&str, Asset)] = &[
         file(JS, include_bytes!("../../web/boards/lore.js")),
     ),
     (
+        "/boards/roguelite.js",
+        file(JS, include_bytes!("../../web/boards/roguelite.js")),
+    ),
+    (
         "/boards/synergy.js",
         file(JS, include_bytes!("../../web/boards/synergy.js")),
     ),
