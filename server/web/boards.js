@@ -4,6 +4,7 @@
 // is shown through the raw view and played from its legal actions in plain words.
 
 import * as synergy from "./boards/synergy.js";
+import * as gambit from "./boards/gambit.js";
 import * as heroes from "./boards/heroes.js";
 import * as roguelite from "./boards/roguelite.js";
 import * as lore from "./boards/lore.js";
@@ -11,7 +12,7 @@ import * as lore from "./boards/lore.js";
 /** @typedef {import("./types").Board} Board */
 
 /** @type {{[id: string]: Board}} */
-const BOARDS = { synergy, heroes, roguelite, lore };
+const BOARDS = { synergy, gambit, heroes, roguelite, lore };
 
 /**
  * The board of ruleset `id`, or null when the page has none.

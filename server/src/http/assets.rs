@@ -40,6 +40,10 @@ const FILES: &[(&str, Asset)] = &[
         file(JS, include_bytes!("../../web/boards.js")),
     ),
     (
+        "/boards/gambit.js",
+        file(JS, include_bytes!("../../web/boards/gambit.js")),
+    ),
+    (
         "/boards/heroes.js",
         file(JS, include_bytes!("../../web/boards/heroes.js")),
     ),
