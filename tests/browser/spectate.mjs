@@ -102,6 +102,7 @@ await withPage("spectate", 100000, async (page) => {
   const status = await page.getAttribute("#status", "data-status");
   const lines = await page.locator("#log li").count();
   await page.click("#raw summary");
+  await waitFor(page, "the raw view, once opened, draws no tree", () => document.querySelectorAll("#tree [data-path]").length >= 3);
   const tree = await page.locator("#tree [data-path]").count();
   const lastSeq = Number(await page.getAttribute("#battle", "data-seq"));
   note(`outcome: ${outcome} (status ${status}, seq ${lastSeq}, ${lines} log lines, ${tree} tree nodes)`);
