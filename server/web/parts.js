@@ -122,9 +122,11 @@ export function cardFace(card) {
 
 /**
  * A panel for one side of the board: a heading with its name and tags, then its parts.
- * `active` marks the side whose turn it is (a border and a "to play" tag, not colour alone).
+ * `mine` marks the viewer's side (a "you" tag), `active` the side whose turn it is (a border
+ * and a tag, "▶ your turn" or "▶ their turn" unless `turn` words it otherwise: not colour
+ * alone).
  * @param {{title: string, tags?: (HTMLElement | null | false)[], active?: boolean, mine?: boolean,
- *   key?: string, look?: string}} head
+ *   turn?: string, key?: string, look?: string}} head
  * @param {...(HTMLElement | string | null | false | (HTMLElement | null | false)[])} parts
  */
 export function sidePanel(head, ...parts) {
@@ -135,7 +137,14 @@ export function sidePanel(head, ...parts) {
       dataset: { key: head.key || null },
       "aria-label": head.title,
     },
-    h("header", { class: "side-head" }, h("h3", { text: head.title }), head.tags || []),
+    h(
+      "header",
+      { class: "side-head" },
+      h("h3", { text: head.title }),
+      head.mine ? tag("you", "you") : null,
+      head.active ? tag(head.turn || (head.mine ? "▶ your turn" : "▶ their turn"), "turn") : null,
+      head.tags || [],
+    ),
     parts,
   );
 }
@@ -166,6 +175,134 @@ export function moveButton(move, press, options = {}) {
     text: move.options ? `${move.label}…` : move.label,
     on: { click: press },
   });
+}
+
+/**
+ * A choice made by toggling things (the cards to put back, the minions that attack), then one
+ * button that sends it. `chosen` holds the choice across redraws (ids no longer offered are
+ * dropped from it); a toggle says in words whether it is chosen (`label`), not by colour
+ * alone; at most `max` may be chosen.
+ * @param {{ids: number[], chosen: Set<number>, max?: number, label: (id: number, on: boolean) => string, key: string,
+ *   redraw: () => void, send: {kind: string, text: string, primary?: boolean, disabled?: boolean, press: (ids: number[]) => void}}} choice
+ */
+export function toggles(choice) {
+  const { ids, chosen } = choice;
+  for (const id of [...chosen]) {
+    if (!ids.includes(id)) {
+      chosen.delete(id);
+    }
+  }
+  const max = choice.max ?? ids.length;
+  return h(
+    "div",
+    { class: "choice-form" },
+    h(
+      "div",
+      { class: "toggles" },
+      ids.map((id) =>
+        h("button", {
+          type: "button",
+          class: "toggle",
+          "aria-pressed": String(chosen.has(id)),
+          dataset: { key: `${choice.key}:${id}` },
+          text: choice.label(id, chosen.has(id)),
+          on: {
+            click: () => {
+              if (chosen.has(id)) {
+                chosen.delete(id);
+              } else if (chosen.size < max) {
+                chosen.add(id);
+              }
+              choice.redraw();
+            },
+          },
+        }),
+      ),
+    ),
+    h("button", {
+      type: "button",
+      class: `move${choice.send.primary ? " primary" : ""}`,
+      dataset: { kind: choice.send.kind, key: `${choice.key}-send` },
+      disabled: choice.send.disabled || null,
+      text: choice.send.text,
+      on: { click: () => choice.send.press(ids.filter((id) => chosen.has(id))) },
+    }),
+  );
+}
+
+/**
+ * A mulligan: the cards of the opening hand to toggle (those put back say so), then one
+ * button ("Keep this hand", "Put back 2 cards and draw 2") that sends `{kind: "mulligan",
+ * cards}`.
+ * @param {import("./types").View} view
+ * @param {import("./types").BoardCtx} ctx
+ * @param {number[]} ids the cards that may be put back
+ * @param {Set<number>} chosen the cards chosen so far (kept by the board)
+ * @param {number} [max]
+ */
+export function mulligan(view, ctx, ids, chosen, max) {
+  return toggles({
+    ids,
+    chosen,
+    max,
+    key: "mull",
+    redraw: ctx.redraw,
+    label: (id, on) => {
+      const card = handCard(view, id);
+      return `${on ? "↩ put back: " : ""}${card ? `${card.name} (${card.cost})` : "a card"}`;
+    },
+    send: {
+      kind: "mulligan",
+      primary: true,
+      text: chosen.size ? `Put back ${chosen.size === 1 ? "1 card" : `${chosen.size} cards`} and draw ${chosen.size}` : "Keep this hand",
+      press: (cards) => ctx.act({ kind: "mulligan", cards }),
+    },
+  });
+}
+
+/**
+ * The viewer's own hand (a board's `sides[seat].hand`, present for the seat alone), or null
+ * for a spectator.
+ * @param {import("./types").View} view
+ * @returns {any[] | null}
+ */
+export function ownHand(view) {
+  const side = view.seat === null ? null : view.game.sides[view.seat];
+  return side && Array.isArray(side.hand) ? side.hand : null;
+}
+
+/**
+ * The viewer's card in hand with instance id `id`, or null.
+ * @param {import("./types").View} view
+ * @param {number} id
+ */
+export function handCard(view, id) {
+  return (ownHand(view) || []).find((c) => c.id === id) || null;
+}
+
+/**
+ * A part shown on demand (a `<details>`), which stays open or closed across the board's
+ * redraws (a fight redraws it every tick): its state is kept in `ui` under `key`.
+ * @param {{[key: string]: any}} ui the board's state (`ctx.ui`)
+ * @param {string} key
+ * @param {string} summary
+ * @param {...(HTMLElement | string | null | false | (HTMLElement | null | false)[])} content
+ */
+export function disclosure(ui, key, summary, ...content) {
+  if (!(ui.opened instanceof Set)) {
+    ui.opened = new Set();
+  }
+  /** @type {Set<string>} */
+  const opened = ui.opened;
+  const details = h("details", { class: "more", open: opened.has(key) || null, dataset: { key: `more:${key}` } }, h("summary", { text: summary }), content);
+  details.addEventListener("toggle", () => {
+    if (details.open) {
+      opened.add(key);
+    } else {
+      opened.delete(key);
+    }
+  });
+  return details;
 }
 
 /**

@@ -220,7 +220,7 @@ export class Stage {
       kind = "mine";
       head = "Your turn";
       line = view.prompt ? view.prompt.text : "Choose a move.";
-      more = where;
+      more = (board && board.hint && view.game && board.hint(view)) || where;
     } else if (toAct.length) {
       head = `Waiting for ${listWords(toAct.map((s) => who(view, s)))}`;
       line = where;

@@ -128,6 +128,8 @@ export interface Board {
   moves: (view: View, ctx: BoardCtx) => MoveGroup[];
   /** What is happening now, for everyone (spectators too): one sentence. */
   situation?: (view: View) => string;
+  /** What the seated viewer may do now, in a sentence ("" when the prompt says it all). */
+  hint?: (view: View) => string;
 }
 
 /** One ruleset as `welcome` lists it. */

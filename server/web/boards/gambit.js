@@ -6,7 +6,7 @@
 // Field names follow server/rules/src/gambit/view.rs.
 
 import { fill, h } from "../dom.js";
-import { area, bar, cardFace, effect, sidePanel, tag } from "../parts.js";
+import { area, bar, cardFace, disclosure, effect, sidePanel, tag } from "../parts.js";
 import { listWords, plural, seatName, who } from "../words.js";
 
 /** @typedef {import("../types").View} View */
@@ -464,12 +464,27 @@ function unitCard(view, all, unit, mine, ctx) {
     why,
     mine && ctx && (game.phase === "planning" || game.phase === "paused") ? program(view, unit, ctx) : null,
     mine && game.phase !== "planning" && game.phase !== "paused" && Array.isArray(unit.rules)
-      ? h("details", { class: "why" }, h("summary", { text: "Rules" }), h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
+      ? disclosure(ctx.ui, `rules:${unit.id}`, "Its rules", h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
       : null,
-    !mine && Array.isArray(unit.rules) && game.mode === "pve"
-      ? h("details", { class: "why" }, h("summary", { text: "Its program" }), h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
+    !mine && Array.isArray(unit.rules) && game.mode === "pve" && game.phase === "planning"
+      ? h("div", { class: "program" }, h("h5", { text: "Its rules" }), h("ol", { class: "rules" }, unit.rules.filter(Boolean).map((/** @type {any} */ r, /** @type {number} */ i) => h("li", { class: "rule" }, h("span", { class: "rule-slot", text: `${i + 1}.` }), h("span", { class: "rule-text", text: ruleWords(view, r) })))))
       : null,
-    h("p", { class: "muted small", text: `Knows: ${unit.skills.map((/** @type {string} */ s) => skill(view, s).name).join(", ")}` }),
+    !mine && Array.isArray(unit.rules) && game.mode === "pve" && game.phase !== "planning"
+      ? disclosure(ctx.ui, `rules:${unit.id}`, "Its rules", h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
+      : null,
+    disclosure(
+      ctx.ui,
+      `skills:${unit.id}`,
+      `Knows: ${unit.skills.map((/** @type {string} */ s) => skill(view, s).name).join(", ")}`,
+      h(
+        "ul",
+        {},
+        unit.skills.map((/** @type {string} */ s) => {
+          const known = skill(view, s);
+          return h("li", {}, h("strong", { text: known.name }), ` (${plural(known.ticks, "tick")}): ${known.text}`);
+        }),
+      ),
+    ),
   ];
   return h(
     press ? "button" : "article",

@@ -7,8 +7,8 @@
 // orders each gang. Field names follow server/rules/src/heroes/view.rs.
 
 import { fill, h } from "../dom.js";
-import { area, bar, cardFace, pips, sidePanel, stat, tag } from "../parts.js";
-import { plural, seatName, whose, who } from "../words.js";
+import { area, bar, cardFace, disclosure, handCard, mulligan, pips, sidePanel, stat, tag, toggles } from "../parts.js";
+import { listWords, plural, seatName, whose, who } from "../words.js";
 
 /** @typedef {import("../types").View} View */
 /** @typedef {import("../types").Action} Action */
@@ -134,17 +134,6 @@ function targetWords(view, key) {
 }
 
 /**
- * The viewer's card in hand with instance id `id`.
- * @param {View} view
- * @param {number} id
- */
-function handCard(view, id) {
-  const side = view.seat === null ? null : view.game.sides[view.seat];
-  const hand = side && Array.isArray(side.hand) ? side.hand : [];
-  return hand.find((/** @type {any} */ c) => c.id === id) || null;
-}
-
-/**
  * @param {View} view
  */
 export function situation(view) {
@@ -158,6 +147,33 @@ export function situation(view) {
     over: "game over",
   }[/** @type {"main"} */ (game.phase)] || game.phase;
   return `Round ${game.round} · ${phase}`;
+}
+
+/**
+ * What the seated viewer may do in its main phase, in a sentence.
+ * @param {View} view
+ */
+export function hint(view) {
+  const game = view.game;
+  if (game.phase !== "main" || view.seat === null) {
+    return "";
+  }
+  const side = game.sides[view.seat];
+  const kinds = new Set((view.legal || []).map((a) => a.kind));
+  const parts = [];
+  if (kinds.has("play")) {
+    parts.push(`play cards (${side.mana} mana)`);
+  }
+  if (kinds.has("buy")) {
+    parts.push(`buy from the market (${side.gold} gold)`);
+  }
+  if (kinds.has("hero_power") || kinds.has("attack")) {
+    parts.push("use your hero's abilities");
+  }
+  if (kinds.has("fight")) {
+    parts.push("attack with your minions");
+  }
+  return parts.length ? `You may ${listWords(parts)}, then end your turn.` : "Nothing more to do: end your turn.";
 }
 
 /**
@@ -390,48 +406,7 @@ function defendMove(view, entry) {
  */
 function mulliganForm(view, ctx, state) {
   const hand = view.game.sides[/** @type {number} */ (view.seat)].hand || [];
-  /** @type {Set<number>} */
-  const chosen = state.mulligan;
-  for (const id of [...chosen]) {
-    if (!hand.some((/** @type {any} */ c) => c.id === id)) {
-      chosen.delete(id);
-    }
-  }
-  const count = chosen.size;
-  return h(
-    "div",
-    { class: "choice-form" },
-    h(
-      "div",
-      { class: "toggles" },
-      hand.map((/** @type {any} */ c) =>
-        h("button", {
-          type: "button",
-          class: "toggle",
-          "aria-pressed": String(chosen.has(c.id)),
-          dataset: { key: `mull:${c.id}` },
-          text: `${chosen.has(c.id) ? "↩ put back: " : ""}${c.name} (${c.cost})`,
-          on: {
-            click: () => {
-              if (chosen.has(c.id)) {
-                chosen.delete(c.id);
-              } else if (chosen.size < 3) {
-                chosen.add(c.id);
-              }
-              ctx.redraw();
-            },
-          },
-        }),
-      ),
-    ),
-    h("button", {
-      type: "button",
-      class: "move primary",
-      dataset: { kind: "mulligan", key: "mulligan-send" },
-      text: count ? `Put back ${plural(count, "card")} and draw ${count}` : "Keep this hand",
-      on: { click: () => ctx.act({ kind: "mulligan", cards: [...chosen] }) },
-    }),
-  );
+  return mulligan(view, ctx, hand.map((/** @type {any} */ c) => c.id), state.mulligan, 3);
 }
 
 /**
@@ -449,48 +424,23 @@ function fightForm(view, ctx, entry, state) {
   }
   /** @type {Set<number>} */
   const chosen = state.attackers;
-  for (const id of [...chosen]) {
-    if (!ready.includes(id)) {
-      chosen.delete(id);
-    }
-  }
   const total = ready.filter((id) => chosen.has(id)).reduce((sum, id) => sum + (minion(view, id)?.attack || 0), 0);
-  return h(
-    "div",
-    { class: "choice-form" },
-    h(
-      "div",
-      { class: "toggles" },
-      ready.map((id) => {
-        const m = minion(view, id);
-        return h("button", {
-          type: "button",
-          class: "toggle",
-          "aria-pressed": String(chosen.has(id)),
-          dataset: { key: `atk:${id}` },
-          text: `${chosen.has(id) ? "⚔ " : ""}${m ? `${m.name} (${stats(m)})` : "a minion"}`,
-          on: {
-            click: () => {
-              if (chosen.has(id)) {
-                chosen.delete(id);
-              } else {
-                chosen.add(id);
-              }
-              ctx.redraw();
-            },
-          },
-        });
-      }),
-    ),
-    h("button", {
-      type: "button",
-      class: "move",
-      dataset: { kind: "fight", key: "fight-send" },
-      disabled: chosen.size === 0 || null,
+  return toggles({
+    ids: ready,
+    chosen,
+    key: "atk",
+    redraw: ctx.redraw,
+    label: (id, on) => {
+      const m = minion(view, id);
+      return `${on ? "⚔ " : ""}${m ? `${m.name} (${stats(m)})` : "a minion"}`;
+    },
+    send: {
+      kind: "fight",
+      disabled: chosen.size === 0,
       text: chosen.size ? `Attack ${heroName(view, 1 - /** @type {number} */ (view.seat))} with ${plural(chosen.size, "minion")} (${total} damage)` : "Choose at least one minion",
-      on: { click: () => chosen.size && ctx.act({ kind: "fight", attackers: ready.filter((id) => chosen.has(id)) }) },
-    }),
-  );
+      press: (attackers) => attackers.length && ctx.act({ kind: "fight", attackers }),
+    },
+  });
 }
 
 /**
@@ -635,12 +585,6 @@ function heroBox(view, seat, ctx) {
   const active = game.active === seat && view.status === "playing";
   const mine = view.seat === seat;
   const tags = [tag(side.class, "class")];
-  if (mine) {
-    tags.push(tag("you", "you"));
-  }
-  if (active) {
-    tags.push(tag(mine ? "▶ your turn" : "▶ their turn", "turn"));
-  }
   if (game.first === seat) {
     tags.push(tag("went first", ""));
   }
@@ -651,20 +595,23 @@ function heroBox(view, seat, ctx) {
   const level = side.levelled
     ? h("div", { class: "levelled" }, tag("★ levelled up", "good"))
     : bar(Math.min(now, need), need, { kind: "xp", unit: "", text: `Levels up: ${side.level_up.replace(/^Have/, "at").replace(/^Reach/, "at")} (${now}/${need})` });
-  const equipment = h(
-    "ul",
-    { class: "slots", "aria-label": "Equipment" },
-    SLOTS.map((slot, i) => {
-      const item = side.equipment[i];
-      return h(
-        "li",
-        { class: item ? "slot filled" : "slot", title: item ? item.text : `no ${slot.toLowerCase()}` },
-        h("span", { class: "slot-name", text: slot }),
-        h("span", { class: "slot-item", text: item ? item.name : "—" }),
-        item ? h("span", { class: "slot-text", text: item.text }) : null,
-      );
-    }),
-  );
+  const worn = side.equipment.some(Boolean);
+  const equipment = worn
+    ? h(
+        "ul",
+        { class: "slots", "aria-label": "Equipment" },
+        SLOTS.map((slot, i) => {
+          const item = side.equipment[i];
+          return h(
+            "li",
+            { class: item ? "slot filled" : "slot", title: item ? item.text : `no ${slot.toLowerCase()}` },
+            h("span", { class: "slot-name", text: slot }),
+            h("span", { class: "slot-item", text: item ? item.name : "—" }),
+            item ? h("span", { class: "slot-text", text: item.text }) : null,
+          );
+        }),
+      )
+    : h("p", { class: "muted small", text: "Equipment: none yet (a weapon, a chest piece, jewelry and a relic can be bought)." });
   const abilities = h(
     "ul",
     { class: "abilities", "aria-label": "Abilities" },
@@ -688,19 +635,26 @@ function heroBox(view, seat, ctx) {
   );
   return sidePanel(
     { title: mine ? `Your hero (${seatName(view, seat)})` : heroName(view, seat), tags, active, mine, key: `side:${seat}` },
-    heroLine,
     h(
       "div",
-      { class: "stats" },
-      stat("Armor", side.armor, { title: "absorbs damage point for point" }),
-      h("div", { class: "stat" }, h("span", { class: "stat-label", text: "Mana" }), h("span", { class: "stat-value" }, pips(side.mana, side.max_mana, "mana"))),
-      stat("Gold", side.gold, { title: "spent in the market" }),
-      stat(side.resource_name, side.resource, { title: side.class === "Mage" ? "+1 damage a point spent on a damage spell" : "+1 weapon damage and +1 damage taken per hit, a point" }),
+      { class: "hero-body" },
+      h(
+        "div",
+        {},
+        heroLine,
+        h(
+          "div",
+          { class: "stats" },
+          stat("Armor", side.armor, { title: "absorbs damage point for point" }),
+          h("div", { class: "stat" }, h("span", { class: "stat-label", text: "Mana" }), h("span", { class: "stat-value" }, pips(side.mana, side.max_mana, "mana"))),
+          stat("Gold", side.gold, { title: "spent in the market" }),
+          stat(side.resource_name, side.resource, { title: side.class === "Mage" ? "+1 damage a point spent on a damage spell" : "+1 weapon damage and +1 damage taken per hit, a point" }),
+        ),
+        level,
+        h("p", { class: "piles muted small", text: `Hand ${side.hand_count} · deck ${side.deck_count} · discard ${side.discard.length}` }),
+      ),
+      h("div", {}, equipment, disclosure(ctx.ui, `abilities:${seat}`, "Abilities", abilities)),
     ),
-    level,
-    equipment,
-    h("details", { class: "abilities-box" }, h("summary", { text: "Abilities" }), abilities),
-    h("p", { class: "piles muted small", text: `Hand ${side.hand_count} · deck ${side.deck_count} · discard ${side.discard.length}` }),
   );
 }
 
@@ -808,8 +762,9 @@ export function render(root, view, ctx) {
     root,
     h("p", { class: "board-line" }, h("strong", { text: `Round ${game.round}` }), ` · ${situation(view).replace(/^Round \d+ · /, "")}`, game.rolls && game.phase === "choosing" ? ` · the die: ${seatName(view, 0)} ${game.rolls[0]}, ${seatName(view, 1)} ${game.rolls[1]}` : ""),
     pending,
-    h("div", { class: "sides two" }, heroBox(view, me, ctx), heroBox(view, them, ctx)),
+    heroBox(view, them, ctx),
     area("Battlefield", row(them), h("hr", { class: "battle-line" }), row(me)),
+    heroBox(view, me, ctx),
     hand,
     market,
   );

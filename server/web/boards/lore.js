@@ -5,8 +5,8 @@
 // Field names follow server/rules/src/lore/view.rs.
 
 import { fill, h } from "../dom.js";
-import { area, bar, cardFace, sidePanel, stat, tag } from "../parts.js";
-import { plural, seatName, whose, who } from "../words.js";
+import { area, bar, cardFace, handCard, mulligan, sidePanel, stat, tag } from "../parts.js";
+import { listWords, plural, seatName, whose, who } from "../words.js";
 
 /** @typedef {import("../types").View} View */
 /** @typedef {import("../types").Action} Action */
@@ -103,17 +103,6 @@ function playWords(view, id) {
 }
 
 /**
- * The viewer's card in hand with id `id`.
- * @param {View} view
- * @param {number} id
- */
-function handCard(view, id) {
-  const side = view.seat === null ? null : view.game.sides[view.seat];
-  const hand = side && Array.isArray(side.hand) ? side.hand : [];
-  return hand.find((/** @type {any} */ c) => c.id === id) || null;
-}
-
-/**
  * A card's numbers, each over its name: strength, willpower, lore.
  * @param {any} c
  * @returns {[string, number | string][]}
@@ -151,6 +140,33 @@ export function situation(view) {
   }[/** @type {"main"} */ (game.phase)] || game.phase;
   const bag = game.bag.length ? ` · ${plural(game.bag.length, "trigger")} in the bag` : "";
   return `Turn ${game.turn} · ${phase} · lore (${game.win_lore} wins) ${lore}${bag}`;
+}
+
+/**
+ * What the seated viewer may do in its main phase, in a sentence.
+ * @param {View} view
+ */
+export function hint(view) {
+  const game = view.game;
+  if (game.phase !== "main" || view.seat === null || game.bag.length) {
+    return "";
+  }
+  const side = game.sides[view.seat];
+  const kinds = new Set((view.legal || []).map((a) => a.kind));
+  const parts = [];
+  if (kinds.has("ink")) {
+    parts.push("ink a card");
+  }
+  if (kinds.has("play")) {
+    parts.push(`play cards with your ${side.ink_ready} ready ink`);
+  }
+  if (kinds.has("quest")) {
+    parts.push("quest");
+  }
+  if (kinds.has("challenge")) {
+    parts.push("challenge");
+  }
+  return parts.length ? `You may ${listWords(parts)}, then pass the turn.` : "Nothing more to do: pass the turn.";
 }
 
 /**
@@ -291,50 +307,7 @@ export function moves(view, ctx) {
  * @param {Action} entry
  */
 function mulliganForm(view, ctx, entry) {
-  /** @type {number[]} */
-  const ids = entry.cards.$choose.items.enum;
-  /** @type {Set<number>} */
-  const chosen = choices(ctx).mulligan;
-  for (const id of [...chosen]) {
-    if (!ids.includes(id)) {
-      chosen.delete(id);
-    }
-  }
-  return h(
-    "div",
-    { class: "choice-form" },
-    h(
-      "div",
-      { class: "toggles" },
-      ids.map((id) => {
-        const card = handCard(view, id);
-        return h("button", {
-          type: "button",
-          class: "toggle",
-          "aria-pressed": String(chosen.has(id)),
-          dataset: { key: `mull:${id}` },
-          text: `${chosen.has(id) ? "↩ put back: " : ""}${card ? `${card.name} (${card.cost})` : "a card"}`,
-          on: {
-            click: () => {
-              if (chosen.has(id)) {
-                chosen.delete(id);
-              } else {
-                chosen.add(id);
-              }
-              ctx.redraw();
-            },
-          },
-        });
-      }),
-    ),
-    h("button", {
-      type: "button",
-      class: "move primary",
-      dataset: { kind: "mulligan", key: "mulligan-send" },
-      text: chosen.size ? `Put back ${plural(chosen.size, "card")} and draw ${chosen.size}` : "Keep this hand",
-      on: { click: () => ctx.act({ kind: "mulligan", cards: ids.filter((id) => chosen.has(id)) }) },
-    }),
-  );
+  return mulligan(view, ctx, entry.cards.$choose.items.enum, choices(ctx).mulligan);
 }
 
 /**
@@ -379,12 +352,6 @@ function sideBox(view, seat, ctx) {
   const active = game.active === seat && view.status === "playing";
   const mine = view.seat === seat;
   const tags = [];
-  if (mine) {
-    tags.push(tag("you", "you"));
-  }
-  if (active) {
-    tags.push(tag(mine ? "▶ your turn" : "▶ their turn", "turn"));
-  }
   if (game.first === seat) {
     tags.push(tag("went first", ""));
   }

@@ -117,12 +117,6 @@ function fighter(view, who) {
   const acting = who === "player" ? game.stage === "playerPhase" : ["enemyStart", "enemyAct", "enemyEnd"].includes(game.stage);
   const broken = f.max_ap > 0 && f.ap === 0;
   const tags = [];
-  if (who === "player" && view.seat === 0) {
-    tags.push(tag("you", "you"));
-  }
-  if (acting && view.status === "playing") {
-    tags.push(tag("▶ acting", "turn"));
-  }
   if (broken) {
     tags.push(tag("⚠ Armor Break: half of each hit goes to HP", "bad"));
   }
@@ -148,7 +142,7 @@ function fighter(view, who) {
     ),
     statusChips(f.statuses),
   ];
-  if (who === "enemy") {
+  if (who === "enemy" && game.stage !== "over" && game.stage !== "reward") {
     const intent = f.intent || [];
     parts.push(
       h(
@@ -159,7 +153,7 @@ function fighter(view, who) {
       ),
     );
   }
-  return sidePanel({ title: who === "player" ? "You" : f.name, tags, active: acting, mine: who === "player" && view.seat === 0, key: who }, parts);
+  return sidePanel({ title: who === "player" ? "You" : f.name, tags, active: acting && view.status === "playing", turn: "▶ acting", mine: who === "player" && view.seat === 0, key: who }, parts);
 }
 
 /**
@@ -249,7 +243,7 @@ export function moves(view, _ctx) {
  */
 function latest(view) {
   const log = view.game.log || [];
-  if (!log.length) {
+  if (!log.length || view.game.stage === "over") {
     return null;
   }
   const enemyTurn = ["enemyStart", "enemyAct", "enemyEnd"].includes(view.game.stage);
@@ -280,7 +274,7 @@ export function render(root, view, ctx) {
                 const press = ctx.pressFor(`card:${c.id}`);
                 return cardFace({ name: c.name, cost: c.cost, costLabel: "energy", text: c.text, key: `card:${c.id}`, look: press ? "playable" : "", press, title: press ? `Play ${c.name}` : c.name });
               })
-            : h("p", { class: "muted small", text: game.stage === "playerPhase" ? "No cards left in hand." : "You draw 5 cards at the start of your phase." }),
+            : h("p", { class: "muted small", text: game.stage === "playerPhase" ? "No cards left in hand." : game.stage === "over" ? "The run is over." : "You draw 5 cards at the start of your phase." }),
         ),
         h("p", { class: "piles muted small", text: `Draw pile ${player.draw_count} · discard ${player.discard_count} · deck ${player.deck_size} cards` }),
       )

@@ -4,7 +4,7 @@
 // it comes from. Field names follow the ruleset's view (server/rules/src/synergy/view.rs).
 
 import { fill, h } from "../dom.js";
-import { bar, cardFace, pips, sidePanel, stat, tag } from "../parts.js";
+import { bar, cardFace, ownHand, pips, sidePanel, stat, tag } from "../parts.js";
 import { seatName, who } from "../words.js";
 
 /** @typedef {import("../types").View} View */
@@ -65,16 +65,6 @@ function sideName(view, seat) {
     return side.name;
   }
   return seatName(view, seat);
-}
-
-/**
- * @param {View} view
- * @returns {any[] | null}
- */
-function ownHand(view) {
-  const seat = view.seat;
-  const hand = seat === null ? null : view.game.sides[seat]?.hand;
-  return Array.isArray(hand) ? hand : null;
 }
 
 /**
@@ -164,15 +154,8 @@ function sigils(side) {
 function sideBox(view, seat, ctx) {
   const side = view.game.sides[seat];
   const active = view.game.active === seat && view.status === "playing";
-  const tags = [];
-  if (view.seat === seat) {
-    tags.push(tag("you", "you"));
-  }
-  if (active) {
-    tags.push(tag("▶ to play", "turn"));
-  }
   return sidePanel(
-    { title: sideName(view, seat), tags, active, mine: view.seat === seat, key: `side:${seat}` },
+    { title: sideName(view, seat), active, mine: view.seat === seat, turn: "▶ to play", key: `side:${seat}` },
     bar(side.hp, side.max_hp, { label: "Health", unit: "" }),
     h(
       "div",
