@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the battle page's modules: `h` builds an element with its
 // attributes, listeners and children in one call; `clear` and `fill` empty or refill one;
-// `redrawKeepingFocus` redraws a part of the page without losing the keyboard's place in it.
+// `redraw` redraws a part of the page only where it changed, without losing the keyboard's
+// place in it.
 
 /** @typedef {import("./types").Children} Children */
 
@@ -87,16 +88,23 @@ export function fill(element, ...children) {
 }
 
 /**
- * Runs `draw()`, which rebuilds what `root` holds, and gives the keyboard focus back to the
- * element with the same `data-key` if the focus was inside `root` before (so a redraw made
- * by a patch never throws a keyboard player back to the top of the page).
+ * Redraws what `root` holds: `draw(into)` builds the new content into a fresh element, which
+ * replaces `root`'s only when it differs (so a button is never swapped for its twin under a
+ * pointer, which would lose the click: a fight redraws several times a second). After a
+ * change the keyboard focus goes back to the element with the same `data-key`, if it was
+ * inside `root` before (a patch never throws a keyboard player back to the top of the page).
  * @param {HTMLElement} root
- * @param {() => void} draw
+ * @param {(into: HTMLElement) => void} draw
  */
-export function redrawKeepingFocus(root, draw) {
+export function redraw(root, draw) {
+  const fresh = document.createElement(root.tagName);
+  draw(fresh);
+  if (fresh.innerHTML === root.innerHTML) {
+    return;
+  }
   const active = document.activeElement;
   const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.key : undefined;
-  draw();
+  root.replaceChildren(...fresh.childNodes);
   if (key !== undefined) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (again instanceof HTMLElement && !again.hasAttribute("disabled")) {

@@ -5,7 +5,7 @@
 // in plain words (and, for open entries, as a small form), so nothing legal is ever out of
 // reach. While an action waits for its answer every move is disabled; a refusal is shown.
 
-import { fill, h, redrawKeepingFocus } from "./dom.js";
+import { fill, h, redraw } from "./dom.js";
 import { isOpen, openForm } from "./choose.js";
 import { jsonEqual } from "./patch.js";
 import { moveButton } from "./parts.js";
@@ -243,12 +243,12 @@ export class MovesPanel {
     this.resignButton.hidden = view.status !== "playing";
     const rest = uncovered(legal, groups);
     const open = this.opened();
-    redrawKeepingFocus(this.root, () => {
+    redraw(this.legal, (into) => {
       if (open && open.options) {
-        fill(this.legal, this.picker(open));
+        fill(into, this.picker(open));
       } else {
         fill(
-          this.legal,
+          into,
           groups.map((group) => this.group(group)),
           rest.length ? this.fallback(rest) : null,
           legal.length ? null : h("p", { class: "muted", text: mine ? "Nothing to do right now." : "Nothing to do until the other side has moved." }),

@@ -4,7 +4,7 @@
 // a tree), the log as it comes, the game's "how to play" panel, and the raw view behind a
 // toggle. The live battle (battle.js) and the replay (replay.js) each hold one.
 
-import { fill, h, redrawKeepingFocus } from "./dom.js";
+import { fill, h, redraw } from "./dom.js";
 import { renderTree, TreeState } from "./tree.js";
 import { boardFor, gameTitle } from "./boards.js";
 import { clockText, listWords, nameOf, outcomeHeadline, reasonWords, seatName, seatState, stateWords, who } from "./words.js";
@@ -140,13 +140,12 @@ export class Stage {
     }
     this.root.dataset.board = board ? view.ruleset : "";
     if (board && view.game) {
-      const root = this.board;
-      redrawKeepingFocus(root, () => {
+      redraw(this.board, (into) => {
         try {
-          board.render(root, view, ctx);
+          board.render(into, view, ctx);
         } catch (error) {
           console.error("the board could not be drawn", error);
-          fill(root, h("p", { class: "error", text: "The board could not be drawn; the raw view below shows the game." }));
+          fill(into, h("p", { class: "error", text: "The board could not be drawn; the raw view below shows the game." }));
           this.raw.open = true;
         }
       });
