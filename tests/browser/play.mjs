@@ -7,6 +7,7 @@
 // game's words (the panel's "Other moves" fallback), and the default screen shows no raw data.
 // After the third move the page is reloaded and must take its seat back.
 //
+// With PLAY_KEYBOARD=1 the first move is made with the keyboard alone (Tab to a move, Enter).
 // Ruleset RULESET's own steps run too: gambit writes a rule in the editor before the first
 // fight and pauses and resumes one. After PLAY_SHOT_AT moves (default 8) the board is looked at
 // both sizes (board-RULESET-1280.png and -390.png in OUT_DIR: no sideways scrolling, controls
@@ -99,6 +100,29 @@ async function settle(page, what) {
   }
 }
 
+/**
+ * Makes a move with the keyboard alone: Tab until a move button has the focus, then Enter.
+ * Gives the move's kind.
+ */
+async function keyboardMove(page) {
+  for (let presses = 0; presses < 120; presses += 1) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement;
+      return e instanceof HTMLButtonElement && e.classList.contains("move") && e.closest("#battle") && !e.disabled
+        ? { kind: e.dataset.kind || "", text: (e.textContent || "").trim() }
+        : null;
+    });
+    if (focused && !avoid.has(focused.kind)) {
+      note(`with the keyboard: ${focused.text}`);
+      await page.keyboard.press("Enter");
+      await settle(page, focused.text);
+      return focused.kind;
+    }
+  }
+  throw new Error("no move button could be reached with the Tab key");
+}
+
 /** Gambit: writes a rule with the editor (Arcanist, slot 3: Disrupt when an enemy acts). */
 async function gambitWriteRule(page) {
   const edit = page.locator('button[data-key="edit:C:3"]');
@@ -156,6 +180,7 @@ await withPage(`play ${ruleset}`, limitMs, async (page) => {
   let reloaded = false;
   let shot = false;
   let wroteRule = ruleset !== "gambit";
+  let keyboard = process.env.PLAY_KEYBOARD === "1";
   let paused = ruleset !== "gambit";
   while (moves < maxMoves) {
     if (await waitForTurn(page)) {
@@ -166,6 +191,15 @@ await withPage(`play ${ruleset}`, limitMs, async (page) => {
       await gambitWriteRule(page);
       wroteRule = true;
       moves += 1;
+      continue;
+    }
+    if (keyboard) {
+      keyboard = false;
+      const kind = await keyboardMove(page);
+      moves += 1;
+      if (!paused && kind === "start") {
+        paused = await gambitPause(page, true);
+      }
       continue;
     }
     const buttons = await usable(page);

@@ -289,7 +289,8 @@ async fn assert_played_by_the_page(server: &RunningServer, battle_id: &str, rule
 }
 
 /// A person takes the free seat 0 of a `ruleset` battle made with `create` and plays it to
-/// its end in the page, preferring the move kinds of `prefer` and never those of `avoid`.
+/// its end in the page, preferring the move kinds of `prefer` and never those of `avoid`; the
+/// first move is made with the keyboard alone.
 async fn play_to_the_end(ruleset: &str, create: Create, prefer: &str, avoid: &str) {
     let _one_browser = BROWSER.lock().await;
     let server = start_server().await;
@@ -313,6 +314,7 @@ async fn play_to_the_end(ruleset: &str, create: Create, prefer: &str, avoid: &st
         ("RULESET", ruleset),
         ("PLAY_PREFER", prefer),
         ("PLAY_AVOID", avoid),
+        ("PLAY_KEYBOARD", "1"),
     ];
     run_script("play.mjs", &url, &screenshot_dir(), &env).await;
     for size in ["1280", "390", "end-1280"] {
