@@ -137,8 +137,9 @@ export class ReplayScreen {
     this.replay = replay;
     this.kept = [this.withSeats(replay.start)];
     this.heading.textContent = `Replay: ${gameTitle(replay.ruleset)}`;
+    const given = replay.names || replay.start.names || null;
     const names = Array.from({ length: replay.seats }, (_, seat) => {
-      const name = nameOf(replay.names ? { name: replay.names[seat] } : null, seat);
+      const name = nameOf(given && typeof given[seat] === "string" ? { name: /** @type {string} */ (given[seat]) } : null, seat);
       return replay.bots.includes(seat) ? `${name} (bot)` : name;
     });
     fill(

@@ -7,7 +7,7 @@
 import { fill, h, redraw } from "./dom.js";
 import { renderTree, TreeState } from "./tree.js";
 import { boardFor, gameTitle } from "./boards.js";
-import { clockText, listWords, nameOf, outcomeHeadline, reasonWords, seatName, seatState, stateWords, who } from "./words.js";
+import { clockText, listWords, outcomeHeadline, reasonWords, seatName, seatState, stateWords, who } from "./words.js";
 
 /** @typedef {import("./types").View} View */
 /** @typedef {import("./types").Board} Board */
@@ -176,7 +176,7 @@ export class Stage {
           "li",
           { class: `seat-chip seat-${state || "known"}${acting ? " acting" : ""}`, dataset: { seat, holder: state } },
           acting ? h("span", { class: "acting-mark", "aria-label": "to act", text: "▶ " }) : null,
-          h("strong", { text: nameOf(entry, seat) }),
+          h("strong", { text: seatName(view, seat) }),
           view.seat === seat ? " (you)" : null,
           state && state !== "connected" ? h("span", { class: "seat-state", text: ` · ${stateWords(state)}` }) : null,
           state === "free" && view.seat === null && view.status === "waiting" && this.hooks.take

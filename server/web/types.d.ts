@@ -39,6 +39,8 @@ export interface View {
   status: "waiting" | "playing" | "finished" | string;
   seat: number | null;
   seats?: SeatEntry[];
+  /** One name per seat, when the server sends them (else `seats[i].name`, else "Player N"). */
+  names?: (string | null)[];
   to_act: number[];
   prompt: { decision: string; text: string; min?: number; max?: number } | null;
   legal: Action[];

@@ -21,11 +21,16 @@ export function nameOf(entry, seat) {
 }
 
 /**
- * The name of seat `seat` in `view`.
+ * The name of seat `seat` in `view`: the envelope's `names[seat]` when the server sends a
+ * list of names, else its `seats[seat].name`, else "Player N".
  * @param {View} view
  * @param {number} seat
  */
 export function seatName(view, seat) {
+  const listed = Array.isArray(view.names) ? view.names[seat] : null;
+  if (typeof listed === "string" && listed.trim() !== "") {
+    return listed.trim();
+  }
   return nameOf(view.seats ? view.seats[seat] : null, seat);
 }
 
