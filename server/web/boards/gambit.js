@@ -466,10 +466,11 @@ function unitCard(view, all, unit, mine, ctx) {
     mine && game.phase !== "planning" && game.phase !== "paused" && Array.isArray(unit.rules)
       ? disclosure(ctx.ui, `rules:${unit.id}`, "Its rules", h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
       : null,
+    !mine && !Array.isArray(unit.rules) ? h("p", { class: "muted small", text: "Its rules stay hidden until the fight starts." }) : null,
     !mine && Array.isArray(unit.rules) && game.mode === "pve" && game.phase === "planning"
       ? h("div", { class: "program" }, h("h5", { text: "Its rules" }), h("ol", { class: "rules" }, unit.rules.filter(Boolean).map((/** @type {any} */ r, /** @type {number} */ i) => h("li", { class: "rule" }, h("span", { class: "rule-slot", text: `${i + 1}.` }), h("span", { class: "rule-text", text: ruleWords(view, r) })))))
       : null,
-    !mine && Array.isArray(unit.rules) && game.mode === "pve" && game.phase !== "planning"
+    !mine && Array.isArray(unit.rules) && game.phase !== "planning"
       ? disclosure(ctx.ui, `rules:${unit.id}`, "Its rules", h("ol", {}, unit.rules.map((/** @type {any} */ r) => h("li", { text: r ? ruleWords(view, r) : "empty" }))))
       : null,
     disclosure(
