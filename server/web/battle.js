@@ -1,98 +1,129 @@
-// One battle on the page, watched or played: holds the view from its `snapshot`, applies each
-// `patch` in order and asks for a fresh snapshot (`resync`) when a patch skips a `seq` or does
-// not apply; draws the envelope every ruleset shares (status, seats, whose decision, the
-// prompt, the clocks, the outcome), the ruleset's own board where the page has one, the log
-// and the whole game view as a tree, and the play controls for a seated viewer.
+// One battle on the page, watched or played live: holds the view from its `snapshot`, applies
+// each `patch` in order and asks for a fresh snapshot (`resync`) when a patch skips a `seq` or
+// does not apply; draws it on its stage (stage.js) with, for a seated viewer, the moves panel
+// (moves.js) that the board's moves fill.
 
-import { fill, h, seatName } from "./dom.js";
+import { h } from "./dom.js";
 import { applyPatch, PatchError } from "./patch.js";
-import { PlayPanel, describeAction } from "./play.js";
-import { renderTree, TreeState } from "./tree.js";
-import * as synergy from "./synergy.js";
+import { MovesPanel } from "./moves.js";
+import { Stage } from "./stage.js";
+import { boardFor } from "./boards.js";
 
-/**
- * Rulesets with a board of their own (a module with `render(root, view, ctx)` and
- * `describe(view)`, which names its actions); the others are shown by the tree alone.
- */
-const BOARDS = { synergy };
-
-/** How often running clocks are redrawn. */
-const CLOCK_TICK_MS = 250;
-
-function formatMs(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const minutes = Math.floor(total / 60);
-  return `${minutes}:${String(total % 60).padStart(2, "0")}`;
-}
+/** @typedef {import("./types").View} View */
+/** @typedef {import("./types").Action} Action */
+/** @typedef {import("./types").BoardCtx} BoardCtx */
+/** @typedef {import("./types").MoveGroup} MoveGroup */
 
 export class BattleScreen {
   /**
    * `root` is the `#battle` section. `actions.send(msg)` sends a message without waiting,
-   * `actions.request(msg)` sends one and returns a Promise of its answer.
+   * `actions.request(msg)` sends one and returns a Promise of its answer, `actions.take(id,
+   * seat)` takes a free seat, `actions.invite(id)` the link that lands a friend on a free seat.
+   * @param {HTMLElement} root
+   * @param {{request: (msg: any) => Promise<any>, send: (msg: any) => boolean, take: (id: string, seat: number) => void,
+   *   invite: (id: string) => string}} actions
    */
   constructor(root, actions) {
     this.root = root;
     this.actions = actions;
-    this.el = (id) => root.querySelector(`#${id}`);
-    this.treeState = new TreeState();
-    this.play = new PlayPanel(this.el("play"), {
+    /** @type {string | null} */
+    this.battleId = null;
+    /** @type {View | null} */
+    this.view = null;
+    /** @type {number | null} */
+    this.seq = null;
+    this.resyncing = false;
+    /** The board's own state (selections, half-made choices), kept across redraws. */
+    this.ui = {};
+    this.statusChip = h("span", { id: "status", class: "status", dataset: { status: "connecting" }, text: "connecting" });
+    this.syncChip = h("span", { id: "sync", class: "sync", hidden: true });
+    this.idText = h("code", { id: "battle-id" });
+    this.note = h("p", { id: "battle-note", class: "note", role: "status", hidden: true });
+    const play = h("section", { id: "play", class: "panel play", hidden: true, "aria-label": "Your moves" });
+    this.play = new MovesPanel(play, {
       act: (action) => this.request({ type: "act", action }),
       resign: () => this.request({ type: "resign" }),
+      redraw: () => this.redraw(),
+    });
+    const stageRoot = h("div", { class: "stage" });
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "battle-head" },
+        h("a", { id: "back", class: "button secondary", href: "#/", text: "← All battles" }),
+        h("span", { class: "muted small" }, "Battle ", this.idText),
+        this.statusChip,
+        this.syncChip,
+      ),
+      this.note,
+      stageRoot,
+    );
+    this.stage = new Stage(stageRoot, "", {
+      play,
+      take: (seat) => this.battleId && this.actions.take(this.battleId, seat),
+      invite: () => (this.battleId ? this.actions.invite(this.battleId) : null),
     });
     this.reset(null);
-    setInterval(() => this.drawClocks(), CLOCK_TICK_MS);
   }
 
-  /** Starts showing battle `battleId` (null: none), with nothing held yet. */
+  /**
+   * Starts showing battle `battleId` (null: none), with nothing held yet.
+   * @param {string | null} battleId
+   */
   reset(battleId) {
     this.battleId = battleId;
     this.view = null;
     this.seq = null;
     this.resyncing = false;
-    this.logShown = 0;
-    this.treeState = new TreeState();
-    this.play.signature = null;
-    this.play.showError("");
-    this.el("battle-id").textContent = battleId || "";
-    this.el("battle-ruleset").textContent = "";
+    this.ui = {};
+    this.play.reset();
+    this.play.root.hidden = true;
+    this.idText.textContent = battleId || "";
     this.setStatus("connecting");
     this.setSync("");
-    this.el("outcome").hidden = true;
-    this.el("outcome").dataset.shown = "false";
-    this.el("play").hidden = true;
-    this.el("log").replaceChildren();
-    this.el("tree").replaceChildren();
-    this.el("board").replaceChildren();
-    this.el("envelope").replaceChildren();
+    this.stage.reset();
     this.say("");
   }
 
-  /** A sentence above the battle (why it cannot be shown, that it went away). */
+  /**
+   * A sentence above the battle (why it cannot be shown, that it went away).
+   * @param {string} text
+   */
   say(text) {
-    const note = this.el("battle-note");
-    note.textContent = text;
-    note.hidden = text === "";
+    this.note.textContent = text;
+    this.note.hidden = text === "";
   }
 
+  /**
+   * @param {any} msg
+   */
   request(msg) {
     msg.battle_id = this.battleId;
     return this.actions.request(msg);
   }
 
+  /**
+   * @param {string} word
+   */
   setStatus(word) {
-    const status = this.el("status");
-    status.textContent = word;
-    status.dataset.status = word;
+    const words = { waiting: "waiting for players", playing: "being played", finished: "finished", connecting: "connecting", unavailable: "unavailable" };
+    this.statusChip.textContent = words[/** @type {keyof typeof words} */ (word)] || word;
+    this.statusChip.dataset.status = word;
   }
 
+  /**
+   * @param {string} word
+   */
   setSync(word) {
-    const sync = this.el("sync");
-    sync.textContent = word === "resyncing" ? "resyncing…" : word;
-    sync.dataset.state = word;
-    sync.hidden = word === "";
+    this.syncChip.textContent = word === "resyncing" ? "catching up…" : word;
+    this.syncChip.dataset.state = word;
+    this.syncChip.hidden = word === "";
   }
 
-  /** A `snapshot` or `patch` of the shown battle; anything else is ignored. */
+  /**
+   * A `snapshot` or `patch` of the shown battle; anything else is ignored.
+   * @param {any} msg
+   */
   receive(msg) {
     if (msg.battle_id !== this.battleId) {
       return;
@@ -101,8 +132,6 @@ export class BattleScreen {
       this.view = msg.view;
       this.seq = msg.seq;
       this.resyncing = false;
-      this.logShown = 0;
-      this.el("log").replaceChildren();
       this.draw(new Set());
       return;
     }
@@ -127,160 +156,68 @@ export class BattleScreen {
       return;
     }
     this.seq = msg.seq;
-    this.draw(new Set(msg.ops.map((op) => op.path)));
+    this.draw(new Set(msg.ops.map((/** @type {{path: string}} */ op) => op.path)));
   }
 
+  /**
+   * @param {string} why
+   */
   resync(why) {
     console.warn(`resync: ${why}`);
     this.resyncing = true;
     this.setSync("resyncing");
-    this.request({ type: "resync" }).catch((error) => this.say(`Resync failed: ${error.message}`));
+    this.request({ type: "resync" }).catch((error) => this.say(`Catching up failed: ${error.message}`));
   }
 
+  /** Draws the view held again (the board's own state changed). */
+  redraw() {
+    if (this.view) {
+      this.draw(new Set());
+    }
+  }
+
+  /**
+   * @param {Set<string>} changed
+   */
   draw(changed) {
-    const view = this.view;
+    const view = /** @type {View} */ (this.view);
     this.setSync(this.resyncing ? "resyncing" : "live");
     this.setStatus(view.status);
     this.root.dataset.status = view.status;
     this.root.dataset.role = view.seat === null ? "spectator" : "player";
     this.root.dataset.seat = view.seat === null ? "" : String(view.seat);
     this.root.dataset.seq = String(this.seq);
-    this.el("battle-ruleset").textContent = view.ruleset;
-    this.drawOutcome(view);
-    this.drawEnvelope(view);
-    const board = BOARDS[view.ruleset];
-    const describe = board && view.game ? board.describe(view) : describeAction;
-    if (this.treeState.open.size === 0) {
-      // Without a board of its own the tree is the main view: open it further.
-      this.treeState.openDepth = board ? 2 : 3;
-    }
-    if (board && view.game) {
-      board.render(this.el("board"), view, { act: (action) => this.play.send(action) });
-    } else {
-      this.el("board").replaceChildren();
-    }
-    const playing = view.seat !== null && view.status !== "finished";
-    this.el("play").hidden = !playing;
-    if (playing) {
-      this.play.update(view, describe);
-    }
-    this.drawLog(view);
-    const game = view.game;
-    if (game === null || game === undefined) {
-      fill(this.el("tree"), h("p", { class: "muted", text: "The game starts once every seat is held." }));
-    } else {
-      renderTree(this.el("tree"), game, this.treeState, { base: "/game", skip: ["log"], changed });
-    }
-    this.drawClocks();
-  }
-
-  drawOutcome(view) {
-    const box = this.el("outcome");
-    const outcome = view.outcome;
-    if (!outcome) {
-      box.hidden = true;
-      box.dataset.shown = "false";
-      return;
-    }
-    const winners = outcome.winners || [];
-    let headline;
-    if (!winners.length) {
-      headline = "A draw";
-    } else if (view.seat !== null) {
-      headline = winners.includes(view.seat) ? "You won" : "You lost";
-    } else {
-      headline = `${winners.map(seatName).join(" and ")} won`;
-    }
-    fill(box, h("strong", { class: "headline", text: headline }), h("span", { class: "summary", text: outcome.summary }));
-    box.dataset.winners = winners.join(",");
-    box.dataset.shown = "true";
-    box.hidden = false;
-  }
-
-  drawEnvelope(view) {
-    const seats = (view.seats || []).map((word, seat) => {
-      const acting = (view.to_act || []).includes(seat);
-      return h(
-        "li",
-        { class: `seat-chip seat-${word}${acting ? " acting" : ""}`, dataset: { seat, holder: word } },
-        `${seatName(seat)}: ${word}`,
-        view.seat === seat ? h("strong", { text: " (you)" }) : null,
-        acting ? h("span", { class: "acting-mark", text: " · to act" }) : null,
-        word === "free" && view.seat === null && view.status === "waiting"
-          ? h("button", {
-              type: "button",
-              class: "take",
-              dataset: { action: "take", seat },
-              text: `Take seat ${seat}`,
-              on: { click: () => this.actions.take(this.battleId, seat) },
-            })
-          : null,
-      );
-    });
-    const toAct = view.to_act || [];
-    const waiting =
-      view.status === "finished"
-        ? "The battle is over."
-        : view.status === "waiting"
-          ? "Waiting for every seat to be taken."
-          : toAct.length
-            ? `Waiting on ${toAct.map((s) => (s === view.seat ? "you" : seatName(s))).join(" and ")}.`
-            : "The game moves by itself.";
-    const clocks = Array.isArray(view.clocks)
-      ? h(
-          "ul",
-          { id: "clocks", class: "clocks" },
-          view.clocks.map((clock, seat) =>
-            h("li", { class: "clock", dataset: { seat } }, `${seatName(seat)} `, h("span", { class: "clock-time" })),
-          ),
-        )
-      : null;
-    fill(
-      this.el("envelope"),
-      h("ul", { id: "seats", class: "seat-list" }, seats),
-      h("p", { id: "to-act", text: waiting }),
-      view.prompt && view.seat === null ? h("p", { id: "prompt", class: "prompt", text: view.prompt.text }) : null,
-      clocks ? h("span", { class: "muted small", text: "Clocks:" }) : null,
-      clocks,
-    );
-  }
-
-  drawClocks() {
-    const view = this.view;
-    if (!view || !Array.isArray(view.clocks)) {
-      return;
-    }
-    const now = Date.now();
-    for (const item of this.root.querySelectorAll("#clocks .clock")) {
-      const clock = view.clocks[Number(item.dataset.seat)];
-      if (!clock) {
-        continue;
+    this.root.dataset.ruleset = view.ruleset;
+    const board = boardFor(view.ruleset);
+    const playing = view.seat !== null && view.status === "playing";
+    /** @type {BoardCtx & {pressFor: (key: string) => (() => void) | null, targets: Set<string>}} */
+    const ctx = {
+      act: (action) => this.play.send(action),
+      redraw: () => this.redraw(),
+      ui: this.ui,
+      pending: this.play.pending,
+      replay: false,
+      pressFor: () => null,
+      targets: new Set(),
+    };
+    /** @type {MoveGroup[]} */
+    let groups = [];
+    if (playing && board && view.game) {
+      try {
+        groups = board.moves(view, ctx);
+      } catch (error) {
+        console.error("the moves could not be named", error);
       }
-      const running = typeof clock.deadline === "number" && view.status === "playing";
-      const text = running
-        ? `${formatMs(clock.deadline - now)} to move · bank ${formatMs(clock.bank_ms)}`
-        : `bank ${formatMs(clock.bank_ms)}`;
-      item.dataset.running = String(running);
-      item.querySelector(".clock-time").textContent = text;
     }
-  }
-
-  drawLog(view) {
-    const list = this.el("log");
-    const lines = view.game && Array.isArray(view.game.log) ? view.game.log : [];
-    if (lines.length < this.logShown) {
-      list.replaceChildren();
-      this.logShown = 0;
+    this.play.groups = groups;
+    if (playing) {
+      ctx.pressFor = (key) => this.play.pressFor(key);
+      ctx.targets = this.play.targets();
     }
-    const box = list.parentElement;
-    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
-    for (const line of lines.slice(this.logShown)) {
-      list.append(h("li", { text: typeof line === "string" ? line : JSON.stringify(line) }));
-    }
-    this.logShown = lines.length;
-    list.dataset.lines = String(lines.length);
-    if (atBottom) {
-      box.scrollTop = box.scrollHeight;
+    this.stage.draw(view, ctx, changed);
+    this.play.root.hidden = !playing;
+    if (playing) {
+      this.play.update(view, groups);
     }
   }
 }

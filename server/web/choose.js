@@ -6,9 +6,20 @@
 
 import { h } from "./dom.js";
 
+/** A JSON Schema of the subset the protocol uses. @typedef {{[key: string]: any}} Schema */
+/** A form field for a schema: its element and how to read its value. @typedef {{element: HTMLElement, read: () => any}} Field */
+
+/**
+ * @param {unknown} value
+ * @returns {value is {[key: string]: any}}
+ */
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** True when `entry` holds a `$choose` anywhere (an open entry), false for a whole action. */
+/**
+ * @param {unknown} entry
+ * @returns {boolean}
+ */
 export function isOpen(entry) {
   if (Array.isArray(entry)) {
     return entry.some(isOpen);
@@ -20,6 +31,10 @@ export function isOpen(entry) {
 }
 
 /** Every value a schema admits, when they are few and listed (const, enum, null, anyOf). */
+/**
+ * @param {unknown} schema
+ * @returns {any[] | null}
+ */
 export function choices(schema) {
   if (!isObject(schema)) {
     return null;
@@ -51,6 +66,10 @@ export function choices(schema) {
 }
 
 /** A value `schema` admits, as good a guess as the schema allows. */
+/**
+ * @param {unknown} schema
+ * @returns {any}
+ */
 export function guess(schema) {
   if (!isObject(schema)) {
     return null;
@@ -79,6 +98,7 @@ export function guess(schema) {
       return Array.from({ length: min }, () => guess(schema.items));
     }
     case "object": {
+      /** @type {{[key: string]: any}} */
       const out = {};
       for (const [key, sub] of Object.entries(schema.properties || {})) {
         out[key] = guess(sub);
@@ -90,9 +110,19 @@ export function guess(schema) {
   }
 }
 
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Why `value` does not fit `schema`, or null when it does. */
+/**
+ * @param {unknown} schema
+ * @param {any} value
+ * @param {string} [where]
+ * @returns {string | null}
+ */
 export function check(schema, value, where = "the value") {
   if (!isObject(schema)) {
     return null;
@@ -100,11 +130,11 @@ export function check(schema, value, where = "the value") {
   if ("const" in schema && !same(schema.const, value)) {
     return `${where} must be ${JSON.stringify(schema.const)}`;
   }
-  if (Array.isArray(schema.enum) && !schema.enum.some((v) => same(v, value))) {
-    return `${where} must be one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (Array.isArray(schema.enum) && !schema.enum.some((/** @type {unknown} */ v) => same(v, value))) {
+    return `${where} must be one of ${schema.enum.map((/** @type {unknown} */ v) => JSON.stringify(v)).join(", ")}`;
   }
   if (Array.isArray(schema.anyOf)) {
-    if (!schema.anyOf.some((branch) => check(branch, value, where) === null)) {
+    if (!schema.anyOf.some((/** @type {unknown} */ branch) => check(branch, value, where) === null)) {
       return `${where} fits none of the allowed forms`;
     }
   }
@@ -136,6 +166,12 @@ export function check(schema, value, where = "the value") {
   }
 }
 
+/**
+ * @param {Schema} schema
+ * @param {any} value
+ * @param {string} where
+ * @returns {string | null}
+ */
 function checkArray(schema, value, where) {
   if (!Array.isArray(value)) {
     return `${where} must be a list`;
@@ -158,6 +194,12 @@ function checkArray(schema, value, where) {
   return null;
 }
 
+/**
+ * @param {Schema} schema
+ * @param {any} value
+ * @param {string} where
+ * @returns {string | null}
+ */
 function checkObject(schema, value, where) {
   if (!isObject(value)) {
     return `${where} must be an object`;
@@ -181,6 +223,9 @@ function checkObject(schema, value, where) {
 }
 
 /** How a listed value reads in a select or beside a checkbox. */
+/**
+ * @param {unknown} value
+ */
 export function choiceLabel(value) {
   if (value === null) {
     return "none";
@@ -191,6 +236,11 @@ export function choiceLabel(value) {
 let fieldCount = 0;
 
 /** A field for `schema` named `name`: `{element, read()}`; read() throws a sentence. */
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @returns {Field}
+ */
 function field(schema, name) {
   const id = `choose-${++fieldCount}`;
   const listed = choices(schema);
@@ -231,6 +281,7 @@ function field(schema, name) {
     return checkboxes(schema, name, items);
   }
   if (schema.type === "object" && isObject(schema.properties)) {
+    /** @type {[string, Field][]} */
     const parts = Object.entries(schema.properties).map(([key, sub]) => [key, field(sub, key)]);
     return {
       element: h("fieldset", { class: "field" }, h("legend", { text: name }), parts.map(([, f]) => f.element)),
@@ -240,6 +291,12 @@ function field(schema, name) {
   return jsonField(schema, name, id, label);
 }
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @param {any[]} items
+ * @returns {Field}
+ */
 function checkboxes(schema, name, items) {
   const min = schema.minItems || 0;
   const bounds =
@@ -266,6 +323,13 @@ function checkboxes(schema, name, items) {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @param {string} id
+ * @param {HTMLElement} label
+ * @returns {Field}
+ */
 function jsonField(schema, name, id, label) {
   const input = h("input", {
     id,
@@ -296,9 +360,17 @@ function jsonField(schema, name, id, label) {
 /**
  * The form parts for an open entry: `fields` (elements, one per `$choose`, in the entry's
  * order) and `read()`, which gives the whole action or throws an Error saying what is wrong.
+ * @param {any} entry
+ * @returns {{fields: HTMLElement[], read: () => any}}
  */
 export function openForm(entry) {
+  /** @type {HTMLElement[]} */
   const fields = [];
+  /**
+   * @param {any} value
+   * @param {string} name
+   * @returns {() => any}
+   */
   const build = (value, name) => {
     if (Array.isArray(value)) {
       const parts = value.map((item, i) => build(item, `${name}[${i}]`));
@@ -312,8 +384,9 @@ export function openForm(entry) {
       fields.push(f.element);
       return f.read;
     }
-    const parts = Object.entries(value).map(([key, item]) => [key, build(item, key)]);
-    return () => Object.fromEntries(parts.map(([key, read]) => [key, read()]));
+    /** @type {[string, () => any][]} */
+    const members = Object.entries(value).map(([key, item]) => [key, build(item, key)]);
+    return () => Object.fromEntries(members.map(([key, read]) => [key, read()]));
   };
   const read = build(entry, "action");
   return { fields, read };

@@ -2,7 +2,10 @@
 // or `?server=`), connecting again after a drop with a growing delay, numbering requests
 // (`req`) and matching each answer to the request that caused it.
 
-/** The WebSocket address: `?server=` when given, else the page's own host. */
+/**
+ * The WebSocket address: `?server=` when given, else the page's own host.
+ * @param {Location | URL} location
+ */
 export function serverUrl(location) {
   const given = new URLSearchParams(location.search).get("server");
   if (given) {
@@ -14,6 +17,9 @@ export function serverUrl(location) {
 
 /** Why a request was refused: the server's `error` message. */
 export class ServerError extends Error {
+  /**
+   * @param {{code: string, message?: string}} msg
+   */
   constructor(msg) {
     super(msg.message || msg.code);
     this.name = "ServerError";
@@ -34,14 +40,21 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
  * detail)` when the state changes (`connecting`, `open`, `closed`).
  */
 export class Connection {
+  /**
+   * @param {string} url
+   * @param {{open: () => void, message: (msg: any) => void, state: (word: string, detail: string) => void}} handlers
+   */
   constructor(url, handlers) {
     this.url = url;
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.nextReq = 1;
+    /** @type {Map<number, {resolve: (msg: any) => void, reject: (error: Error) => void, timer: ReturnType<typeof setTimeout>}>} */
     this.pending = new Map();
     this.failures = 0;
-    this.retryTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
   }
 
   /** Opens the socket (again). */
@@ -52,7 +65,7 @@ export class Connection {
     try {
       socket = new WebSocket(this.url);
     } catch (error) {
-      this.handlers.state("closed", `cannot connect to ${this.url}: ${error.message}`);
+      this.handlers.state("closed", `cannot connect to ${this.url}: ${/** @type {Error} */ (error).message}`);
       return;
     }
     this.socket = socket;
@@ -84,9 +97,12 @@ export class Connection {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** Sends `msg` as it is (no answer awaited). Returns false when not connected. */
+  /**
+   * Sends `msg` as it is (no answer awaited). Returns false when not connected.
+   * @param {any} msg
+   */
   send(msg) {
-    if (!this.open) {
+    if (!this.socket || !this.open) {
       return false;
     }
     this.socket.send(JSON.stringify(msg));
@@ -96,6 +112,8 @@ export class Connection {
   /**
    * Sends `msg` with a fresh `req` and resolves with the first message carrying it (an
    * `error` rejects with a ServerError). `msg.req` is set, so callers may read it.
+   * @param {any} msg
+   * @returns {Promise<any>}
    */
   request(msg) {
     const req = this.nextReq++;
@@ -113,6 +131,9 @@ export class Connection {
     });
   }
 
+  /**
+   * @param {string} text
+   */
   receive(text) {
     let msg;
     try {
@@ -123,8 +144,9 @@ export class Connection {
     }
     // The message is handled first (a patch applied), then its request is answered.
     this.handlers.message(msg);
-    if (typeof msg.req === "number" && this.pending.has(msg.req)) {
-      const { resolve, reject, timer } = this.pending.get(msg.req);
+    const waiting = typeof msg.req === "number" ? this.pending.get(msg.req) : undefined;
+    if (waiting) {
+      const { resolve, reject, timer } = waiting;
       clearTimeout(timer);
       this.pending.delete(msg.req);
       if (msg.type === "error") {
@@ -135,6 +157,9 @@ export class Connection {
     }
   }
 
+  /**
+   * @param {Error} error
+   */
   failAll(error) {
     for (const { reject, timer } of this.pending.values()) {
       clearTimeout(timer);

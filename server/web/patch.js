@@ -6,6 +6,10 @@
 
 /** Why a patch could not be applied. `index` is the failing operation's place in the patch. */
 export class PatchError extends Error {
+  /**
+   * @param {string} message
+   * @param {number | null} [index]
+   */
   constructor(message, index = null) {
     super(index === null ? message : `operation ${index}: ${message}`);
     this.name = "PatchError";
@@ -13,11 +17,25 @@ export class PatchError extends Error {
   }
 }
 
+/** @typedef {{[key: string]: any}} JsonObject */
+
+/**
+ * @param {object} object
+ * @param {string} key
+ */
 const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
+/**
+ * @param {unknown} value
+ * @returns {value is JsonObject}
+ */
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** A JSON Pointer as its unescaped reference tokens (`""` is the whole document). */
+/**
+ * A JSON Pointer as its unescaped reference tokens (`""` is the whole document).
+ * @param {unknown} pointer
+ * @returns {string[]}
+ */
 export function parsePointer(pointer) {
   if (typeof pointer !== "string") {
     throw new PatchError(`a path must be a string, not ${JSON.stringify(pointer)}`);
@@ -40,12 +58,20 @@ export function parsePointer(pointer) {
     });
 }
 
-/** Writes `tokens` back as a JSON Pointer (the inverse of parsePointer). */
+/**
+ * Writes `tokens` back as a JSON Pointer (the inverse of parsePointer).
+ * @param {(string | number)[]} tokens
+ */
 export function formatPointer(tokens) {
   return tokens.map((t) => "/" + String(t).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 }
 
-/** An array index token: digits without leading zeros, below `limit` (inclusive when `end`). */
+/**
+ * An array index token: digits without leading zeros, below `limit` (inclusive when `end`).
+ * @param {any[]} array
+ * @param {string} token
+ * @param {{end: boolean}} options
+ */
 function arrayIndex(array, token, { end }) {
   if (!/^(0|[1-9][0-9]*)$/.test(token)) {
     throw new PatchError(`"${token}" is not an array index`);
@@ -57,7 +83,12 @@ function arrayIndex(array, token, { end }) {
   return index;
 }
 
-/** Sets an object member as an own, plain property, whatever its name (`__proto__` too). */
+/**
+ * Sets an object member as an own, plain property, whatever its name (`__proto__` too).
+ * @param {JsonObject} object
+ * @param {string} key
+ * @param {any} value
+ */
 function setMember(object, key, value) {
   Object.defineProperty(object, key, {
     value,
@@ -67,7 +98,12 @@ function setMember(object, key, value) {
   });
 }
 
-/** The value at `tokens`, which must exist. */
+/**
+ * The value at `tokens`, which must exist.
+ * @param {any} doc
+ * @param {string[]} tokens
+ * @returns {any}
+ */
 function valueAt(doc, tokens) {
   let node = doc;
   for (const token of tokens) {
@@ -82,7 +118,12 @@ function valueAt(doc, tokens) {
   return node;
 }
 
-/** The container that holds the last token of `tokens`, and that token. */
+/**
+ * The container that holds the last token of `tokens`, and that token.
+ * @param {any} doc
+ * @param {string[]} tokens
+ * @returns {{parent: any, key: string}}
+ */
 function parentOf(doc, tokens) {
   const parent = valueAt(doc, tokens.slice(0, -1));
   if (!Array.isArray(parent) && !isObject(parent)) {
@@ -91,7 +132,13 @@ function parentOf(doc, tokens) {
   return { parent, key: tokens[tokens.length - 1] };
 }
 
-/** Adds `value` at `tokens`; returns the (possibly new) document. */
+/**
+ * Adds `value` at `tokens`; returns the (possibly new) document.
+ * @param {any} doc
+ * @param {string[]} tokens
+ * @param {any} value
+ * @returns {any}
+ */
 function add(doc, tokens, value) {
   if (tokens.length === 0) {
     return value;
@@ -106,7 +153,12 @@ function add(doc, tokens, value) {
   return doc;
 }
 
-/** Removes the value at `tokens` and returns it. */
+/**
+ * Removes the value at `tokens` and returns it.
+ * @param {any} doc
+ * @param {string[]} tokens
+ * @returns {any}
+ */
 function remove(doc, tokens) {
   if (tokens.length === 0) {
     throw new PatchError("the whole document cannot be removed");
@@ -123,7 +175,13 @@ function remove(doc, tokens) {
   return removed;
 }
 
-/** Replaces the existing value at `tokens`; returns the (possibly new) document. */
+/**
+ * Replaces the existing value at `tokens`; returns the (possibly new) document.
+ * @param {any} doc
+ * @param {string[]} tokens
+ * @param {any} value
+ * @returns {any}
+ */
 function replace(doc, tokens, value) {
   if (tokens.length === 0) {
     return value;
@@ -139,7 +197,12 @@ function replace(doc, tokens, value) {
   return doc;
 }
 
-/** Structural equality of two JSON values (object member order does not matter). */
+/**
+ * Structural equality of two JSON values (object member order does not matter).
+ * @param {any} a
+ * @param {any} b
+ * @returns {boolean}
+ */
 export function jsonEqual(a, b) {
   if (a === b) {
     return true;
@@ -157,7 +220,11 @@ export function jsonEqual(a, b) {
   return false;
 }
 
-/** A deep copy of a JSON value whose members are all own, plain properties. */
+/**
+ * A deep copy of a JSON value whose members are all own, plain properties.
+ * @param {any} value
+ * @returns {any}
+ */
 function copy(value) {
   if (Array.isArray(value)) {
     return value.map(copy);
@@ -172,7 +239,11 @@ function copy(value) {
   return value;
 }
 
-/** The member `name` of operation `op`, which must be present. */
+/**
+ * The member `name` of operation `op`, which must be present.
+ * @param {JsonObject} op
+ * @param {string} name
+ */
 function member(op, name) {
   if (!hasOwn(op, name)) {
     throw new PatchError(`"${op.op}" needs "${name}"`);
@@ -180,7 +251,12 @@ function member(op, name) {
   return op[name];
 }
 
-/** Applies one operation to `doc` (changed in place); returns the (possibly new) document. */
+/**
+ * Applies one operation to `doc` (changed in place); returns the (possibly new) document.
+ * @param {any} doc
+ * @param {any} op
+ * @returns {any}
+ */
 function applyOne(doc, op) {
   if (!isObject(op) || typeof op.op !== "string") {
     throw new PatchError(`not an operation: ${JSON.stringify(op)}`);
@@ -223,6 +299,9 @@ function applyOne(doc, op) {
  * Applies `ops` (an array of RFC 6902 operations) to a copy of `doc` and returns the copy.
  * Throws PatchError, naming the failing operation, when one cannot be applied; `doc` itself
  * is never changed.
+ * @param {any} doc
+ * @param {any[]} ops
+ * @returns {any}
  */
 export function applyPatch(doc, ops) {
   if (!Array.isArray(ops)) {

@@ -21,20 +21,35 @@ const PREVIEW = 4;
  */
 export class TreeState {
   constructor(openDepth = OPEN_DEPTH) {
+    /** @type {Map<string, boolean>} */
     this.open = new Map();
     this.openDepth = openDepth;
   }
 
+  /**
+   * @param {string} pointer
+   * @param {number} depth
+   * @param {number} size
+   * @returns {boolean}
+   */
   isOpen(pointer, depth, size) {
-    if (this.open.has(pointer)) {
-      return this.open.get(pointer);
+    const chosen = this.open.get(pointer);
+    if (chosen !== undefined) {
+      return chosen;
     }
     return depth < this.openDepth && size <= LONG_ARRAY;
   }
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is {[key: string]: any}}
+ */
 const isBranch = (value) => value !== null && typeof value === "object";
 
+/**
+ * @param {unknown} value
+ */
 function leafText(value) {
   if (typeof value === "string") {
     return value;
@@ -42,6 +57,9 @@ function leafText(value) {
   return JSON.stringify(value);
 }
 
+/**
+ * @param {unknown} value
+ */
 function leafClass(value) {
   if (value === null) {
     return "t-null";
@@ -49,6 +67,9 @@ function leafClass(value) {
   return `t-${typeof value}`;
 }
 
+/**
+ * @param {{[key: string]: any}} value
+ */
 function preview(value) {
   const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
   const plain = entries.filter(([, v]) => !isBranch(v)).slice(0, PREVIEW);
@@ -57,6 +78,18 @@ function preview(value) {
   return text.length ? `${text.join(", ")}${more}` : "";
 }
 
+/**
+ * @typedef {{state: TreeState, skip: Set<string>, changed: Set<string>}} TreeCtx
+ */
+
+/**
+ * @param {string | number | null} key
+ * @param {any} value
+ * @param {(string | number)[]} tokens
+ * @param {number} depth
+ * @param {TreeCtx} ctx
+ * @returns {HTMLElement}
+ */
 function node(key, value, tokens, depth, ctx) {
   const pointer = formatPointer(tokens);
   const changed = ctx.changed.has(pointer);
@@ -106,6 +139,10 @@ function node(key, value, tokens, depth, ctx) {
  * Draws `value` into `container` as a tree. `options.base` is the pointer of `value` in the
  * view (e.g. `/game`), `options.skip` top-level keys left out (drawn elsewhere), and
  * `options.changed` a Set of pointers the last change touched.
+ * @param {HTMLElement} container
+ * @param {any} value
+ * @param {TreeState} state
+ * @param {{base?: string, skip?: string[], changed?: Set<string>}} [options]
  */
 export function renderTree(container, value, state, options = {}) {
   const base = options.base || "";
@@ -121,5 +158,6 @@ export function renderTree(container, value, state, options = {}) {
   }
   const root = node(null, value, tokens, 0, ctx);
   // The root's own summary adds nothing: its members are shown directly.
-  container.replaceChildren(...root.querySelector(".t-body").childNodes);
+  const body = root.querySelector(".t-body");
+  container.replaceChildren(...(body ? body.childNodes : []));
 }

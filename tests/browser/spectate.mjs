@@ -1,19 +1,20 @@
 // The spectator scenario: opens the page at URL, waits for a battle between the server's bots
-// in the list (BATTLE_ID when set, else the first one), clicks its Watch button, waits for
-// the outcome to be shown, checks that the log has lines and that the game view's tree is
-// drawn, and saves a screenshot to OUT_PNG. With BATTLE_EXPECT_LIVE=1 the battle must still
+// among the battles being played (BATTLE_ID when set, else the first one), clicks its Watch
+// button, looks at it at both sizes while it runs (spectate-1280.png and spectate-390.png in
+// OUT_DIR), waits for the outcome to be shown, checks that the log has lines and that the
+// raw view, once opened, draws the game's data as a tree, and saves spectate-end-1280.png. With BATTLE_EXPECT_LIVE=1 the battle must still
 // be running when the page first shows it, and reach its end through patches (`seq` grows).
 // With BATTLE_TAMPER=1 the WebSocket is routed through the script, which drops the page's
 // third patch and breaks its sixth (a failing `test` operation first): the page must ask for
 // a snapshot (`resync`) each time and still reach the end. With BATTLE_VIEW_OUT the view the
 // page holds at the end is written there as JSON.
 //
-//     node spectate.mjs URL OUT_PNG
+//     node spectate.mjs URL OUT_DIR
 
 import { writeFileSync } from "node:fs";
-import { args, note, waitFor, withPage } from "./browser.mjs";
+import { args, checkSizes, note, screenshot, waitFor, withPage } from "./browser.mjs";
 
-const [url, out] = args("node spectate.mjs URL OUT_PNG", 2);
+const [url, dir] = args("node spectate.mjs URL OUT_DIR", 2);
 const wanted = process.env.BATTLE_ID || null;
 const expectLive = process.env.BATTLE_EXPECT_LIVE === "1";
 const tamper = process.env.BATTLE_TAMPER === "1";
@@ -71,8 +72,8 @@ await withPage("spectate", 100000, async (page) => {
   await page.goto(url);
   await waitFor(page, "the page never connected to the server", () => document.querySelector("#conn")?.dataset.state === "open");
   const row = wanted
-    ? `#battles tr[data-battle-id="${wanted}"]`
-    : '#battles tr[data-all-bots="true"]';
+    ? `#live-list li[data-battle-id="${wanted}"]`
+    : '#live-list li[data-all-bots="true"]';
   await waitFor(page, `no bot battle (${row}) appeared in the list`, (sel) => document.querySelector(sel) !== null, row);
   const id = await page.getAttribute(row, "data-battle-id");
   note(`watching battle ${id}`);
@@ -86,6 +87,10 @@ await withPage("spectate", 100000, async (page) => {
   if (expectLive && firstStatus !== "playing") {
     throw new Error(`the battle was ${firstStatus} when the page first showed it, not playing`);
   }
+  if ((await page.locator("#play").isVisible()) || (await page.locator("#battle button.move").count()) > 0) {
+    throw new Error("a spectator is offered moves");
+  }
+  await checkSizes(page, dir, "spectate");
   await waitFor(
     page,
     "the battle's outcome was never shown",
@@ -96,6 +101,8 @@ await withPage("spectate", 100000, async (page) => {
   const outcome = (await page.innerText("#outcome")).replace(/\s+/g, " ").trim();
   const status = await page.getAttribute("#status", "data-status");
   const lines = await page.locator("#log li").count();
+  await page.click("#raw summary");
+  await waitFor(page, "the raw view, once opened, draws no tree", () => document.querySelectorAll("#tree [data-path]").length >= 3);
   const tree = await page.locator("#tree [data-path]").count();
   const lastSeq = Number(await page.getAttribute("#battle", "data-seq"));
   note(`outcome: ${outcome} (status ${status}, seq ${lastSeq}, ${lines} log lines, ${tree} tree nodes)`);
@@ -124,6 +131,6 @@ await withPage("spectate", 100000, async (page) => {
     writeFileSync(viewOut, JSON.stringify(await page.evaluate(() => window.battlePage.view())));
     note(`the page's view saved to ${viewOut}`);
   }
-  await page.screenshot({ path: out, fullPage: true });
-  note(`screenshot saved to ${out}`);
+  await page.click("#raw summary");
+  await screenshot(page, dir, "spectate-end-1280");
 });

@@ -1,5 +1,6 @@
 // Unit tests of the page's pure modules (the JSON Patch applier, the open-entry schema
-// helpers), run by Node's test runner: `node --test` in tests/browser. The modules are copied
+// helpers, the words for seats and outcomes, the check that every legal entry has a move),
+// run by Node's test runner: `node --test` in tests/browser. The modules are copied
 // into a temporary folder marked as ES modules, since server/web has no package.json.
 
 import { test } from "node:test";
@@ -149,4 +150,51 @@ test("check says what is wrong", () => {
   assert.match(check(object, {}), /needs "a"/);
   assert.match(check(object, { a: null, b: 1 }), /may not have "b"/);
   assert.equal(check(object, { a: null }), null);
+});
+
+const words = await load("words.js");
+const { uncovered } = await load("moves.js");
+
+test("a seat is named by the server's names, else its seat's name, else Player N", () => {
+  const view = { seats: ["connected", { name: " Ben ", state: "connected" }, "bot"] };
+  assert.equal(words.seatName(view, 0), "Player 1");
+  assert.equal(words.seatName(view, 1), "Ben");
+  assert.equal(words.seatName({ ...view, names: ["Ana", null, "Training Automaton"] }, 0), "Ana");
+  assert.equal(words.seatName({ ...view, names: ["Ana", null, "Training Automaton"] }, 1), "Ben");
+  assert.equal(words.seatName({ ...view, names: ["Ana", null, "Training Automaton"] }, 2), "Training Automaton");
+  assert.equal(words.who({ ...view, seat: 1 }, 1, true), "You");
+  assert.equal(words.whose({ ...view, seat: 0 }, 1), "Ben's");
+});
+
+test("a seat's state reads the envelope's word or a record's flags", () => {
+  assert.equal(words.seatState("away"), "away");
+  assert.equal(words.seatState({ state: "bot" }), "bot");
+  assert.equal(words.seatState({ seat: 0, taken: false, bot: false, connected: false }), "free");
+  assert.equal(words.seatState({ seat: 0, taken: true, bot: true, connected: true }), "bot");
+  assert.equal(words.seatState({ seat: 0, taken: true, bot: false, connected: false }), "away");
+});
+
+test("the outcome is told from the viewer's side, and how it ended when the server says", () => {
+  const name = (s) => `Player ${s + 1}`;
+  assert.equal(words.outcomeHeadline({ winners: [0], summary: "" }, 0, name, 2), "You won");
+  assert.equal(words.outcomeHeadline({ winners: [0], summary: "" }, 1, name, 2), "You lost");
+  assert.equal(words.outcomeHeadline({ winners: [1], summary: "" }, null, name, 2), "Player 2 won");
+  assert.equal(words.outcomeHeadline({ winners: [], summary: "" }, 0, name, 2), "A draw");
+  assert.equal(words.outcomeHeadline({ winners: [], summary: "" }, 0, name, 1), "You lost");
+  assert.equal(words.reasonWords({ winners: [], summary: "", reason: "time" }), "on time");
+  assert.equal(words.reasonWords({ winners: [], summary: "" }), "");
+  assert.equal(words.reasonWords({ winners: [], summary: "", reason: "something new" }), "");
+});
+
+test("legal entries no board move covers are found, so none is ever out of reach", () => {
+  const legal = [
+    { kind: "play", card: 3 },
+    { kind: "end_turn" },
+    { kind: "mulligan", cards: { $choose: { type: "array", items: { enum: [1, 2] } } } },
+    { kind: "set_rule", unit: "A", slot: { $choose: { type: "integer" } } },
+  ];
+  const groups = [{ title: "", moves: [{ label: "Play", kind: "play", options: [{ label: "x", kind: "play", action: { kind: "play", card: 3 } }] }] }];
+  assert.deepEqual(uncovered(legal, groups).map((e) => e.kind), ["end_turn", "mulligan", "set_rule"]);
+  const more = [...groups, { title: "", covers: ["mulligan", "set_rule"] }, { title: "", moves: [{ label: "End", kind: "end_turn", action: { kind: "end_turn" } }] }];
+  assert.deepEqual(uncovered(legal, more), []);
 });

@@ -1,18 +1,23 @@
 //! The web page in a real browser: Chromium, driven by the scripts in `tests/browser/`
-//! through playwright-core, opens the page, and a visitor watches a battle between the
-//! server's bots to its end (`spectate.mjs`; one of its patches lost and one broken on the
-//! way, so the page must resync, and its final view must be the test's own), takes a free
-//! seat and plays a synergy battle against a bot from its legal actions (`play.mjs`), and
-//! fills a gambit open entry's form before starting the fight. Each scenario saves a
-//! screenshot, which must not be blank.
+//! through playwright-core, opens the page as a person would. A visitor watches a battle
+//! between the server's bots to its end (`spectate.mjs`; one of its patches lost and one
+//! broken on the way, so the page must resync, and its final view must be the test's own). A
+//! person plays a whole game of every ruleset against the bot (or the game's own enemies) to
+//! its end, clicking only the visible move buttons, which must all be in the game's words
+//! (`play.mjs`). A finished battle's replay is stepped forward and back and played to its end
+//! (`replay.mjs`). The lobby starts games against the bot, a friend (by a link) and anyone
+//! (matchmaking) (`lobby.mjs`). Every scenario looks at the page at 1280x800 and 390x844 (no
+//! sideways scrolling on a phone, every control at least 44 px), fails on any error the page
+//! logs, and saves its screenshots, which must not be blank.
 //!
 //! Ignored by default: they need Chromium (`/usr/bin/chromium`, or `BATTLE_CHROMIUM`), Node
 //! (`node`, or `BATTLE_NODE`) and `npm ci` in `tests/browser`; `.ci/browser` installs those
 //! and runs them. The browser opens the page the test server serves on its own port; with
 //! `BATTLE_PAGE_URL` it opens that copy of the page instead (say
 //! `python3 -m http.server -d server/web 8000` and `http://127.0.0.1:8000/`), told the test
-//! server's address with `?server=`. Screenshots go to `BATTLE_SCREENSHOT_DIR` (default: the
-//! temporary directory).
+//! server's address with `?server=`. Screenshots go to `BATTLE_SCREENSHOT_DIR` (default: a
+//! `battle-browser` folder in the temporary directory), one file name per view
+//! (`board-heroes-1280.png`, `board-heroes-390.png`, `replay-390.png`, ...).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
@@ -25,8 +30,8 @@ use battle_e2e::{check_finished, drive, start_server, Client, Create, Drive};
 use serde_json::{json, Value};
 
 /// The longest a browser script may run before it is stopped and the test fails (each script
-/// bounds itself well below this).
-const SCRIPT_LIMIT: Duration = Duration::from_secs(150);
+/// bounds itself below this).
+const SCRIPT_LIMIT: Duration = Duration::from_secs(170);
 
 /// The bots' pace in the watched battle: slow enough that the page sees it being played, with
 /// the patches it tampers with (a synergy battle between bots takes some 20 to 80 moves),
@@ -41,13 +46,18 @@ fn scripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("browser")
 }
 
-/// Where the scenario `name` saves its screenshot.
-fn screenshot_path(name: &str) -> PathBuf {
+/// Where the scenarios save their screenshots (made if missing).
+fn screenshot_dir() -> PathBuf {
     let dir = std::env::var_os("BATTLE_SCREENSHOT_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir);
+        .unwrap_or_else(|| std::env::temp_dir().join("battle-browser"));
     std::fs::create_dir_all(&dir).expect("the screenshot directory can be made");
-    dir.join(format!("battle-browser-{name}-{}.png", std::process::id()))
+    dir
+}
+
+/// The screenshot `name` (`board-heroes-1280`) in [`screenshot_dir`].
+fn screenshot(name: &str) -> PathBuf {
+    screenshot_dir().join(format!("{name}.png"))
 }
 
 /// The address the browser opens: `BATTLE_PAGE_URL` with `?server=` the test server, or the
@@ -86,7 +96,7 @@ fn plain_get(server: &RunningServer, path: &str) -> String {
     String::from_utf8_lossy(&answer).into_owned()
 }
 
-/// Runs `node tests/browser/<script> URL OUT` with `env` added, its output shown as it runs;
+/// Runs `node tests/browser/<script> URL OUT_DIR` with `env` added, its output shown as it runs;
 /// panics unless it exits with 0 within [`SCRIPT_LIMIT`].
 async fn run_script(script: &str, url: &str, out: &Path, env: &[(&str, &str)]) {
     let dir = scripts_dir();
@@ -163,7 +173,7 @@ fn assert_not_blank(path: &Path) {
     );
     let (width, height) = (frame.width, frame.height);
     assert!(
-        width >= 800 && height >= 600,
+        width >= 390 && height >= 600,
         "{}: {width}x{height} is too small for the page",
         path.display()
     );
@@ -212,8 +222,8 @@ async fn a_visitor_watches_a_bot_battle_to_its_end() {
     // The test watches too, to the end, checking every patch as the page should apply it.
     let mut spectator = Client::connect(&server, "spectator").await;
     let mut watch = spectator.spectate(&battle_id).await;
-    let out = screenshot_path("spectate");
-    let view_out = out.with_extension("json");
+    let dir = screenshot_dir();
+    let view_out = dir.join(format!("spectate-view-{}.json", std::process::id()));
     let view_path = view_out.to_str().expect("the temporary path is UTF-8");
     let env = [
         ("BATTLE_ID", battle_id.as_str()),
@@ -223,7 +233,7 @@ async fn a_visitor_watches_a_bot_battle_to_its_end() {
     ];
     let watching = Drive::watcher();
     let ((), report) = tokio::join!(
-        run_script("spectate.mjs", &url, &out, &env),
+        run_script("spectate.mjs", &url, &dir, &env),
         drive(&mut spectator, &mut watch, &watching),
     );
     check_finished(&watch, "spectator");
@@ -239,13 +249,15 @@ async fn a_visitor_watches_a_bot_battle_to_its_end() {
         "the page's final view differs from the test's:\n page: {page_view}\n test: {view}"
     );
     let _ = std::fs::remove_file(&view_out);
-    assert_not_blank(&out);
+    for name in ["spectate-1280", "spectate-390", "spectate-end-1280"] {
+        assert_not_blank(&screenshot(name));
+    }
     server.shutdown().await;
 }
 
-/// After a visitor played a battle in the page: it is over, its seat 0 was held by a person
-/// (not a bot), and a line of its log shows the visitor's doing (`move_words`).
-async fn assert_played_by_the_page(server: &RunningServer, battle_id: &str, move_words: &str) {
+/// Asserts that battle `battle_id` is over and that its seat 0 was held by a person (the page),
+/// not a bot, who made at least `moves` of the moves the server accepted in `ruleset`.
+async fn assert_played_by_the_page(server: &RunningServer, battle_id: &str, ruleset: &str) {
     let mut after = Client::connect(server, "after").await;
     let tracker = after.spectate(battle_id).await;
     let view = tracker.view().expect("a snapshot");
@@ -259,65 +271,161 @@ async fn assert_played_by_the_page(server: &RunningServer, battle_id: &str, move
             .is_some_and(|s| !s.is_empty()),
         "an outcome with a summary: {view}"
     );
-    assert_ne!(view["seats"][0], "bot", "seat 0 was the page's: {view}");
-    assert_ne!(view["seats"][0], "free", "seat 0 was taken: {view}");
-    let log = view["game"]["log"].as_array().expect("a log");
+    let seat = &view["seats"][0];
+    let word = seat
+        .as_str()
+        .or_else(|| seat["state"].as_str())
+        .unwrap_or_default();
     assert!(
-        log.iter()
-            .filter_map(Value::as_str)
-            .any(|line| line.contains(move_words)),
-        "no line of the log has {move_words:?}; its first lines: {:?}",
-        &log[..log.len().min(8)]
+        word != "bot" && word != "free" && seat.get("bot") != Some(&Value::Bool(true)),
+        "seat 0 was the page's: {view}"
+    );
+    let metrics = battle_e2e::http::scrape(server.addr).await;
+    let accepted = metrics.value("battle_actions_accepted_total", &[("ruleset", ruleset)]);
+    assert!(
+        accepted >= 3.0,
+        "the page's moves were accepted: {accepted} in {ruleset}"
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs Chromium and Node; .ci/browser runs it"]
-async fn a_visitor_takes_a_free_seat_and_plays_to_the_end() {
+/// A person takes the free seat 0 of a `ruleset` battle made with `create` and plays it to
+/// its end in the page, preferring the move kinds of `prefer` and never those of `avoid`; the
+/// first move is made with the keyboard alone.
+async fn play_to_the_end(ruleset: &str, create: Create, prefer: &str, avoid: &str) {
     let _one_browser = BROWSER.lock().await;
     let server = start_server().await;
     let url = page_url(&server);
     let mut host = Client::connect(&server, "host").await;
-    let battle_id = host
-        .create(Create::synergy(json!({"mode": "pvp"})).bots(vec![1]))
-        .await;
-    let out = screenshot_path("play");
+    let battle_id = host.create(create).await;
+    // Screenshots of an earlier run are not taken for this one's.
+    let prefix = format!("board-{ruleset}-");
+    for entry in std::fs::read_dir(screenshot_dir()).expect("the screenshot directory is read") {
+        let path = entry.expect("a directory entry").path();
+        if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(&prefix))
+        {
+            let _ = std::fs::remove_file(path);
+        }
+    }
     let env = [
         ("BATTLE_ID", battle_id.as_str()),
-        ("PLAY_STRICT", "1"),
-        ("PLAY_PREFER", "play_card,end_turn"),
+        ("RULESET", ruleset),
+        ("PLAY_PREFER", prefer),
+        ("PLAY_AVOID", avoid),
+        ("PLAY_KEYBOARD", "1"),
     ];
-    run_script("play.mjs", &url, &out, &env).await;
-    assert_not_blank(&out);
-    let stem = out
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("the name is UTF-8");
-    assert_not_blank(&out.with_file_name(format!("{stem}-playing.png")));
-    assert_played_by_the_page(&server, &battle_id, "Player 1 plays").await;
+    run_script("play.mjs", &url, &screenshot_dir(), &env).await;
+    for size in ["1280", "390", "end-1280"] {
+        assert_not_blank(&screenshot(&format!("board-{ruleset}-{size}")));
+    }
+    assert_played_by_the_page(&server, &battle_id, ruleset).await;
     server.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium and Node; .ci/browser runs it"]
-async fn a_visitor_fills_an_open_entry_and_starts_the_fight() {
+async fn a_person_plays_synergy_against_the_automaton_to_the_end() {
+    play_to_the_end(
+        "synergy",
+        Create::synergy(json!({"mode": "pve"})).seed(11),
+        "play_card,end_turn",
+        "",
+    )
+    .await;
+}
+
+/// The run of six encounters, ticking every 60 ms so the page sees the fight run (and pauses
+/// it once); the bot-free party wins the early encounters and usually falls to the Warlord.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn a_person_plays_a_gambit_run_to_the_end() {
+    play_to_the_end(
+        "gambit",
+        Create::of("gambit", json!({"mode": "pve", "tick_ms": 60}))
+            .pace_ms(20)
+            .seed(12),
+        "take,resume,start",
+        "pause,set_rule,clear_rule,move_rule,skip",
+    )
+    .await;
+    // The page paused the fight and looked at it (the rule editor while paused).
+    for size in ["1280", "390"] {
+        assert_not_blank(&screenshot(&format!("board-gambit-paused-{size}")));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn a_person_plays_heroes_against_the_bot_to_the_end() {
+    play_to_the_end(
+        "heroes",
+        Create::of("heroes", Value::Null).bots(vec![1]).seed(13),
+        "choose_first,mulligan,block,order,defend,play,buy,hero_power,fight,attack,relic,end_turn",
+        "",
+    )
+    .await;
+}
+
+/// The run of nine battles: the page plays its cards and ends its turns, takes the first
+/// rewards, and goes on until the run is won or lost (the engine's enemies step at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn a_person_plays_a_roguelite_run_to_the_end() {
+    play_to_the_end(
+        "roguelite",
+        Create::of("roguelite", json!({"tick_ms": 0})).seed(14),
+        "take,play,end_turn",
+        "",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn a_person_plays_lore_against_the_bot_to_the_end() {
+    play_to_the_end(
+        "lore",
+        Create::of("lore", Value::Null).bots(vec![1]).seed(15),
+        "mulligan,resolve,ink,quest,play,challenge,pass_turn",
+        "",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn a_finished_battle_is_replayed_step_by_step() {
     let _one_browser = BROWSER.lock().await;
     let server = start_server().await;
     let url = page_url(&server);
     let mut host = Client::connect(&server, "host").await;
     let battle_id = host
-        .create(Create::of("gambit", json!({"mode": "pvp", "tick_ms": 20})).bots(vec![1]))
+        .create(Create::of("heroes", Value::Null).bots(vec![0, 1]).seed(16))
         .await;
-    let out = screenshot_path("open-entry");
-    let env = [
-        ("BATTLE_ID", battle_id.as_str()),
-        ("PLAY_STRICT", "1"),
-        ("PLAY_PREFER", "start"),
-    ];
-    run_script("play.mjs", &url, &out, &env).await;
-    assert_not_blank(&out);
-    // The form's rule was accepted (PLAY_STRICT, so nothing the page sent was refused), and
-    // the fight began: the page's `start` was the first or the second of the two.
-    assert_played_by_the_page(&server, &battle_id, "Both parties are ready").await;
+    // Watched to its end here, so that it is finished (and kept) before the page looks.
+    let mut watcher = Client::connect(&server, "watcher").await;
+    let mut watch = watcher.spectate(&battle_id).await;
+    drive(&mut watcher, &mut watch, &Drive::watcher()).await;
+    check_finished(&watch, "watcher");
+    let env = [("BATTLE_ID", battle_id.as_str())];
+    run_script("replay.mjs", &url, &screenshot_dir(), &env).await;
+    for name in ["replay-1280", "replay-390"] {
+        assert_not_blank(&screenshot(name));
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and Node; .ci/browser runs it"]
+async fn the_lobby_starts_games_against_the_bot_a_friend_and_anyone() {
+    let _one_browser = BROWSER.lock().await;
+    let server = start_server().await;
+    let url = page_url(&server);
+    run_script("lobby.mjs", &url, &screenshot_dir(), &[]).await;
+    for name in ["lobby-1280", "lobby-390", "invite-1280", "invite-390"] {
+        assert_not_blank(&screenshot(name));
+    }
     server.shutdown().await;
 }

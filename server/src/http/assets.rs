@@ -1,6 +1,8 @@
 //! The web page's files, built into the binary: the battle page (`server/web/`: the HTML, its
-//! style sheet and its JavaScript modules), each with the content type it is served with.
-//! [`asset`] maps a request path to a file; anything else is not ours to answer.
+//! style sheet and its JavaScript modules, the boards in `boards/`), each with the content
+//! type it is served with. [`asset`] maps a request path to a file; anything else is not ours
+//! to answer. (`server/web/types.d.ts` only describes the modules' shapes for the type check:
+//! it is not served.)
 
 /// One file of the page, as it is served.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,19 +36,46 @@ const FILES: &[(&str, Asset)] = &[
         file(JS, include_bytes!("../../web/battle.js")),
     ),
     (
+        "/boards.js",
+        file(JS, include_bytes!("../../web/boards.js")),
+    ),
+    (
+        "/boards/gambit.js",
+        file(JS, include_bytes!("../../web/boards/gambit.js")),
+    ),
+    (
+        "/boards/heroes.js",
+        file(JS, include_bytes!("../../web/boards/heroes.js")),
+    ),
+    (
+        "/boards/lore.js",
+        file(JS, include_bytes!("../../web/boards/lore.js")),
+    ),
+    (
+        "/boards/roguelite.js",
+        file(JS, include_bytes!("../../web/boards/roguelite.js")),
+    ),
+    (
+        "/boards/synergy.js",
+        file(JS, include_bytes!("../../web/boards/synergy.js")),
+    ),
+    (
         "/choose.js",
         file(JS, include_bytes!("../../web/choose.js")),
     ),
     ("/conn.js", file(JS, include_bytes!("../../web/conn.js"))),
     ("/dom.js", file(JS, include_bytes!("../../web/dom.js"))),
     ("/lobby.js", file(JS, include_bytes!("../../web/lobby.js"))),
+    ("/moves.js", file(JS, include_bytes!("../../web/moves.js"))),
+    ("/parts.js", file(JS, include_bytes!("../../web/parts.js"))),
     ("/patch.js", file(JS, include_bytes!("../../web/patch.js"))),
-    ("/play.js", file(JS, include_bytes!("../../web/play.js"))),
     (
-        "/synergy.js",
-        file(JS, include_bytes!("../../web/synergy.js")),
+        "/replay.js",
+        file(JS, include_bytes!("../../web/replay.js")),
     ),
+    ("/stage.js", file(JS, include_bytes!("../../web/stage.js"))),
     ("/tree.js", file(JS, include_bytes!("../../web/tree.js"))),
+    ("/words.js", file(JS, include_bytes!("../../web/words.js"))),
 ];
 
 const fn file(content_type: &'static str, body: &'static [u8]) -> Asset {
@@ -121,9 +150,10 @@ mod tests {
         }
     }
 
-    /// The `./` files a file refers to: `import ... from "./x.js"`, `src="./x.js"` and
-    /// `href="./x.css"`.
-    fn local_imports(source: &str) -> Vec<String> {
+    /// The local files a file at `path` refers to (`import ... from "./x.js"` or `"../x.js"`,
+    /// `src="./x.js"`, `href="./x.css"`), as paths from the page's root.
+    fn local_imports(path: &str, source: &str) -> Vec<String> {
+        let dir = &path[..path.rfind('/').map_or(0, |at| at + 1)];
         let mut found = Vec::new();
         for line in source.lines() {
             let line = line.trim();
@@ -136,12 +166,28 @@ mod tests {
             };
             let Some(spec) = spec else { continue };
             let spec = spec.trim_start_matches(['"', '\'']);
-            if let Some(name) = spec.strip_prefix("./") {
-                let end = name.find(['"', '\'']).unwrap_or(name.len());
-                found.push(format!("/{}", &name[..end]));
+            if !spec.starts_with("./") && !spec.starts_with("../") {
+                continue;
             }
+            let end = spec.find(['"', '\'']).unwrap_or(spec.len());
+            found.push(resolve(dir, &spec[..end]));
         }
         found
+    }
+
+    /// `relative` (`./x.js`, `../x.js`) from the folder `dir` (`/`, `/boards/`).
+    fn resolve(dir: &str, relative: &str) -> String {
+        let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for part in relative.split('/') {
+            match part {
+                "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        format!("/{}", parts.join("/"))
     }
 
     #[test]
@@ -149,7 +195,7 @@ mod tests {
         let mut checked = 0;
         for path in paths() {
             let source = text(asset(path).expect("listed paths are found"));
-            for import in local_imports(source) {
+            for import in local_imports(path, source) {
                 let served = asset(&import)
                     .unwrap_or_else(|| panic!("{path} refers to {import}, which is not served"));
                 if import.ends_with(".js") {
@@ -167,7 +213,9 @@ mod tests {
     #[test]
     fn every_served_module_is_imported() {
         let imported: Vec<String> = paths()
-            .flat_map(|path| local_imports(text(asset(path).expect("listed paths are found"))))
+            .flat_map(|path| {
+                local_imports(path, text(asset(path).expect("listed paths are found")))
+            })
             .collect();
         for path in paths().filter(|p| p.ends_with(".js")) {
             assert!(
@@ -180,6 +228,43 @@ mod tests {
     #[test]
     fn the_reference_scan_reads_every_form() {
         let source = "import { a } from \"./a.js\";\n  } from './b.js';\n<script type=\"module\" src=\"./c.js\"></script>\nimport x from \"other\";\n<link rel=\"stylesheet\" href=\"./d.css\">\n<link rel=\"icon\" href=\"data:,\">";
-        assert_eq!(local_imports(source), ["/a.js", "/b.js", "/c.js", "/d.css"]);
+        assert_eq!(
+            local_imports("/index.html", source),
+            ["/a.js", "/b.js", "/c.js", "/d.css"]
+        );
+        let board = "import { h } from \"../dom.js\";\nimport * as x from \"./x.js\";";
+        assert_eq!(
+            local_imports("/boards/lore.js", board),
+            ["/dom.js", "/boards/x.js"]
+        );
+    }
+
+    #[test]
+    fn every_file_of_the_web_folder_is_served() {
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut stack = vec![web.clone()];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("server/web can be read") {
+                let path = entry.expect("a folder entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let name = path
+                    .strip_prefix(&web)
+                    .expect("under server/web")
+                    .to_str()
+                    .expect("the page's file names are UTF-8")
+                    .replace('\\', "/");
+                if name.ends_with(".d.ts") {
+                    continue;
+                }
+                let served = format!("/{name}");
+                assert!(asset(&served).is_some(), "server/web/{name} is not served");
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, paths().count(), "every served file is in server/web");
     }
 }
