@@ -9,6 +9,7 @@
 //! - [`ui`]: the full-screen screens (synergy panel, generic panel), drawn from state alone;
 //! - [`app`]: the full-screen loop; [`plain`]: line-per-event mode for scripts;
 //! - [`keys`] and [`choice`]: what a key or typed line asks for, checked against `legal`;
+//!   [`hand`]: hand numbers that stay put through a turn;
 //!   [`picker`] and [`form`]: choosing a legal action and filling an open one with keys;
 //! - [`presence`]: who holds and is connected to each seat, and the notices when that
 //!   changes; [`outcome`]: the result told to each viewer in their own terms;
@@ -23,6 +24,7 @@ pub mod clock;
 mod error;
 pub mod feed;
 pub mod form;
+pub mod hand;
 pub mod keys;
 pub mod lobby;
 pub mod outcome;

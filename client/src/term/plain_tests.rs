@@ -41,7 +41,7 @@ fn reports_only_what_changed_and_prompts_once() {
     let mut r = PlainReporter::new();
     apply(&mut t, 1, view(70, json!(["Battle begins."]), 0));
     let first = r.changes(&t);
-    assert_eq!(first[0], "battle b (synergy): you are seat 0");
+    assert_eq!(first[0], "battle b (synergy): you are Ann (seat 0)");
     assert!(first.contains(&"log: Battle begins.".to_owned()));
     assert!(first.contains(&"hp: Bot 70".to_owned()));
     let prompt = r.prompt(&t, false).expect("our turn");
@@ -70,8 +70,14 @@ fn reports_only_what_changed_and_prompts_once() {
     assert_eq!(r.prompt(&t, false), None, "not our turn");
 }
 
+/// The envelope's `seats` with the names their holders gave (a free seat has none).
 fn seats(opponent: &str) -> Value {
-    json!(["connected", opponent])
+    let second = if opponent == "free" {
+        json!({"presence": "free"})
+    } else {
+        json!({"presence": opponent, "name": "Bot"})
+    };
+    json!([{"presence": "connected", "name": "Ann"}, second])
 }
 
 #[test]
@@ -85,7 +91,7 @@ fn the_opponent_arriving_leaving_and_returning_is_told() {
     let lines = r.changes(&t);
     assert!(
         lines.contains(
-            &"waiting: the battle starts when every seat is taken; seat 1 is free".to_owned()
+            &"waiting: the battle starts when every seat is taken; waiting for Player 2".to_owned()
         ),
         "{lines:?}"
     );
@@ -94,7 +100,7 @@ fn the_opponent_arriving_leaving_and_returning_is_told() {
     apply(&mut t, 2, playing.clone());
     let lines = r.changes(&t);
     assert!(
-        lines.contains(&"notice: Bot took seat 1".to_owned()),
+        lines.contains(&"notice: Bot joined".to_owned()),
         "{lines:?}"
     );
     assert!(lines.contains(&"notice: every seat is taken: the battle starts".to_owned()));

@@ -1,5 +1,12 @@
-//! Who is at the table: the envelope's `seats` (taken, connected, bot) read for people, and
-//! the notices a change of them deserves ("Player 2 joined", "Player 2 left", "is back").
+//! Who is at the table: the envelope's `seats` (taken, connected, bot) read for people, the
+//! one way a seat is named on screen ([`seat_name`]), and the notices a change of them
+//! deserves ("Player 2 joined", "Player 2 left", "is back").
+//!
+//! A seat is named by the name its holder gave (the envelope's `seats[i].name`), else
+//! "Player N", counted from 1; the protocol's seat numbers (from 0) appear only in commands.
+//! An entry of `seats` is a word (`"connected"`) or an object carrying the word and the name
+//! (`{"presence": "connected", "name": "Ana"}`, or the lobby's `taken`/`bot`/`connected`);
+//! both are read.
 
 use serde_json::Value;
 
@@ -21,12 +28,34 @@ pub enum Presence {
 /// The presence of `seat` in `view` (`None` when the view has no `seats`, or a word this
 /// client does not know).
 pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
-    Some(match view["seats"].get(seat)?.as_str()? {
+    Some(match seat_word(view["seats"].get(seat)?)? {
         "free" => Presence::Free,
         "bot" => Presence::Bot,
         "connected" => Presence::Here,
         "away" => Presence::Away,
         _ => return None,
+    })
+}
+
+/// The presence word of one entry of `seats`: the word itself, the word an object carries,
+/// or the word its lobby-style flags (`taken`, `bot`, `connected`) amount to.
+fn seat_word(entry: &Value) -> Option<&str> {
+    if let Some(word) = entry.as_str() {
+        return Some(word);
+    }
+    let object = entry.as_object()?;
+    if let Some(word) = ["presence", "state", "status"]
+        .iter()
+        .find_map(|key| object.get(*key).and_then(Value::as_str))
+    {
+        return Some(word);
+    }
+    let flag = |key: &str| object.get(key).and_then(Value::as_bool);
+    Some(match (flag("taken")?, flag("bot"), flag("connected")) {
+        (false, ..) => "free",
+        (true, Some(true), _) => "bot",
+        (true, _, Some(true)) => "connected",
+        (true, ..) => "away",
     })
 }
 
@@ -47,16 +76,40 @@ pub fn free_seats(view: &Value) -> Vec<usize> {
         .collect()
 }
 
-/// What people call a seat: the name the game gives its side, else "seat N".
+/// What people call `seat`, everywhere on screen: the name its holder gave (`seats[i].name`,
+/// trimmed), else "Player N" (1-based). A view without `seats` (a replay's) takes the name the
+/// game gives that side, when it gives one.
 pub fn seat_name(view: &Value, seat: usize) -> String {
-    let game = &view["game"];
-    // Synergy names its sides; gambit its teams (in PvP, one per seat).
-    match game["sides"][seat]["name"]
-        .as_str()
-        .or_else(|| game["teams"][seat]["name"].as_str())
-    {
+    let given = match view["seats"].as_array() {
+        Some(seats) => seats.get(seat).and_then(|s| s["name"].as_str()),
+        // A replay: who sat where is not recorded, the game's own names are.
+        None => view["game"]["sides"][seat]["name"].as_str(),
+    };
+    match given.map(str::trim).filter(|name| !name.is_empty()) {
         Some(name) => name.to_owned(),
-        None => format!("seat {seat}"),
+        None => format!("Player {}", seat + 1),
+    }
+}
+
+/// [`seat_name`] for everyone but the viewer, who is "you" (`capital`: "You").
+pub fn name_for(view: &Value, seat: usize, viewer: Option<usize>, capital: bool) -> String {
+    match (viewer == Some(seat), capital) {
+        (true, true) => "You".to_owned(),
+        (true, false) => "you".to_owned(),
+        (false, _) => seat_name(view, seat),
+    }
+}
+
+/// The free seats named for people ("Player 2", "Player 2 and Player 3"); empty when none.
+pub fn free_names(view: &Value) -> String {
+    let names: Vec<String> = free_seats(view)
+        .into_iter()
+        .map(|seat| seat_name(view, seat))
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -74,15 +127,13 @@ pub fn notices(before: Option<&Value>, now: &ViewTracker) -> Vec<String> {
         };
         let name = seat_name(view, seat);
         let text = match (was, is) {
-            (Presence::Free, Presence::Here | Presence::Away) => {
-                format!("{name} took seat {seat}")
-            }
+            (Presence::Free, Presence::Here | Presence::Away) => format!("{name} joined"),
             (Presence::Here, Presence::Away) => {
                 format!("{name} left (disconnected); their seat waits for them to come back")
             }
             (Presence::Away, Presence::Here) => format!("{name} is back"),
             (Presence::Here | Presence::Away, Presence::Free) => {
-                format!("{name} gave up seat {seat} before the start")
+                format!("{name} left before the start")
             }
             _ => continue,
         };
@@ -119,7 +170,7 @@ mod tests {
         assert_eq!(
             notices(Some(&waiting), &tracker(playing.clone())),
             vec![
-                "Player 2 took seat 1".to_owned(),
+                "Player 2 joined".to_owned(),
                 "every seat is taken: the battle starts".to_owned()
             ]
         );
@@ -134,5 +185,31 @@ mod tests {
             vec!["Player 2 is back"]
         );
         assert!(notices(None, &tracker(playing)).is_empty());
+    }
+
+    #[test]
+    fn a_seat_is_named_by_its_holder_else_player_n() {
+        let plain = view("playing", json!("connected"));
+        assert_eq!(seat_name(&plain, 0), "Player 1");
+        assert_eq!(seat_name(&plain, 1), "Player 2");
+        let named = json!({"seats": [{"presence": "connected", "name": " Ana "},
+            {"taken": true, "bot": true, "connected": true, "name": "Training Automaton"},
+            {"taken": false, "bot": false, "connected": false}]});
+        assert_eq!(seat_name(&named, 0), "Ana");
+        assert_eq!(seat_name(&named, 1), "Training Automaton");
+        assert_eq!(seat_name(&named, 2), "Player 3");
+        assert_eq!(presence(&named, 0), Some(Presence::Here));
+        assert_eq!(presence(&named, 1), Some(Presence::Bot));
+        assert_eq!(presence(&named, 2), Some(Presence::Free));
+        assert_eq!(free_names(&named), "Player 3");
+        assert_eq!(name_for(&named, 0, Some(0), true), "You");
+        assert_eq!(name_for(&named, 0, Some(1), true), "Ana");
+        let replayed =
+            json!({"game": {"sides": [{"name": "Player"}, {"name": "Training Automaton"}]}});
+        assert_eq!(
+            seat_name(&replayed, 1),
+            "Training Automaton",
+            "a replay's game names"
+        );
     }
 }
