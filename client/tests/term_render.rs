@@ -89,8 +89,8 @@ fn mid_battle(seat: Option<u64>) -> Value {
     json!({
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "playing",
         "seat": seat, "to_act": [0], "legal": legal, "outcome": null,
-        "seats": [{"presence": "connected", "name": "Ana"},
-                  {"presence": "bot", "name": "Training Automaton"}],
+        "seats": seats(&["connected", "bot"]),
+        "names": ["Ana", "Training Automaton"],
         "game": {
             "mode": "pve", "state": "playerTurn", "round": 3, "round_limit": 40, "active": 0,
             "sides": [
@@ -410,6 +410,7 @@ fn pvp_battle(opponent_connected: bool) -> Value {
         "away"
     };
     view["seats"] = seats(&["connected", opponent]);
+    view["names"] = json!(["Player 1", "Player 2"]);
     view["game"]["mode"] = json!("pvp");
     view["game"]["sides"][0]["name"] = json!("Player 1");
     view["game"]["sides"][1]["name"] = json!("Player 2");

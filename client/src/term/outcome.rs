@@ -298,7 +298,7 @@ mod tests {
     fn ended(seat: Value, winners: Value, reason: &str) -> String {
         let mut view = finished(seat, winners).view().expect("a view").clone();
         view["outcome"]["reason"] = json!(reason);
-        view["seats"] = json!([{"presence": "connected", "name": "Ana"}, "connected"]);
+        view["names"] = json!(["Ana", "Player 2"]);
         headline(&ViewTracker::with_view("b", 2, view)).expect("a headline")
     }
 

@@ -13,7 +13,7 @@ fn view(hp: u64, log: Value, active: u64) -> Value {
     };
     json!({
         "battle_id": "b", "ruleset": "synergy", "status": "playing", "seat": 0,
-        "to_act": [active], "legal": legal,
+        "to_act": [active], "legal": legal, "names": ["Ann", "Bot"],
         "outcome": null,
         "game": {"round": 1, "state": "playerTurn", "active": active, "log": log,
             "sides": [
@@ -70,14 +70,18 @@ fn reports_only_what_changed_and_prompts_once() {
     assert_eq!(r.prompt(&t, false), None, "not our turn");
 }
 
-/// The envelope's `seats` with the names their holders gave (a free seat has none).
+/// The envelope's `seats`.
 fn seats(opponent: &str) -> Value {
-    let second = if opponent == "free" {
-        json!({"presence": "free"})
+    json!(["connected", opponent])
+}
+
+/// The envelope's `names`: Ann, and Bot once someone holds seat 1.
+fn names(opponent: &str) -> Value {
+    if opponent == "free" {
+        json!(["Ann", "Player 2"])
     } else {
-        json!({"presence": opponent, "name": "Bot"})
-    };
-    json!([{"presence": "connected", "name": "Ann"}, second])
+        json!(["Ann", "Bot"])
+    }
 }
 
 #[test]
@@ -85,7 +89,7 @@ fn the_opponent_arriving_leaving_and_returning_is_told() {
     let mut t = ViewTracker::new("b");
     let mut r = PlainReporter::new();
     let waiting = json!({"battle_id": "b", "ruleset": "synergy", "status": "waiting",
-        "seat": 0, "seats": seats("free"), "to_act": [], "prompt": null, "legal": [],
+        "seat": 0, "seats": seats("free"), "names": names("free"), "to_act": [], "prompt": null, "legal": [],
         "outcome": null, "game": null});
     apply(&mut t, 1, waiting);
     let lines = r.changes(&t);

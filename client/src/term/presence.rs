@@ -2,11 +2,10 @@
 //! one way a seat is named on screen ([`seat_name`]), and the notices a change of them
 //! deserves ("Player 2 joined", "Player 2 left", "is back").
 //!
-//! A seat is named by the name its holder gave (the envelope's `seats[i].name`), else
-//! "Player N", counted from 1; the protocol's seat numbers (from 0) appear only in commands.
-//! An entry of `seats` is a word (`"connected"`) or an object carrying the word and the name
-//! (`{"presence": "connected", "name": "Ana"}`, or the lobby's `taken`/`bot`/`connected`);
-//! both are read.
+//! A seat is named as the server names it in its own text: the envelope's `names[i]` (the
+//! name its holder gave, a bot's name, else "Player N"), or "Player N" (counted from 1) from
+//! a server that sends no `names`. The protocol's seat numbers (from 0) appear only in
+//! commands.
 
 use serde_json::Value;
 
@@ -28,7 +27,7 @@ pub enum Presence {
 /// The presence of `seat` in `view` (`None` when the view has no `seats`, or a word this
 /// client does not know).
 pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
-    Some(match seat_word(view["seats"].get(seat)?)? {
+    Some(match view["seats"].get(seat)?.as_str()? {
         "free" => Presence::Free,
         "bot" => Presence::Bot,
         "connected" => Presence::Here,
@@ -37,34 +36,13 @@ pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
     })
 }
 
-/// The presence word of one entry of `seats`: the word itself, the word an object carries,
-/// or the word its lobby-style flags (`taken`, `bot`, `connected`) amount to.
-fn seat_word(entry: &Value) -> Option<&str> {
-    if let Some(word) = entry.as_str() {
-        return Some(word);
-    }
-    let object = entry.as_object()?;
-    if let Some(word) = ["presence", "state", "status"]
-        .iter()
-        .find_map(|key| object.get(*key).and_then(Value::as_str))
-    {
-        return Some(word);
-    }
-    let flag = |key: &str| object.get(key).and_then(Value::as_bool);
-    Some(match (flag("taken")?, flag("bot"), flag("connected")) {
-        (false, ..) => "free",
-        (true, Some(true), _) => "bot",
-        (true, _, Some(true)) => "connected",
-        (true, ..) => "away",
-    })
-}
-
-/// How many seats the battle has, from `seats` (or `clocks`, one entry per seat); `None`
-/// when the view has neither (a replay's view).
+/// How many seats the battle has, from `seats` (or `clocks` or `names`, one entry per
+/// seat); `None` when the view has none of them (a replay's view from an older server).
 pub fn seat_count(view: &Value) -> Option<usize> {
     view["seats"]
         .as_array()
         .or_else(|| view["clocks"].as_array())
+        .or_else(|| view["names"].as_array())
         .map(Vec::len)
 }
 
@@ -76,16 +54,14 @@ pub fn free_seats(view: &Value) -> Vec<usize> {
         .collect()
 }
 
-/// What people call `seat`, everywhere on screen: the name its holder gave (`seats[i].name`,
-/// trimmed), else "Player N" (1-based). A view without `seats` (a replay's) takes the name the
-/// game gives that side, when it gives one.
+/// What people call `seat`, everywhere on screen: the envelope's `names[seat]` (the name the
+/// server's own text uses), else "Player N" (1-based).
 pub fn seat_name(view: &Value, seat: usize) -> String {
-    let given = match view["seats"].as_array() {
-        Some(seats) => seats.get(seat).and_then(|s| s["name"].as_str()),
-        // A replay: who sat where is not recorded, the game's own names are.
-        None => view["game"]["sides"][seat]["name"].as_str(),
-    };
-    match given.map(str::trim).filter(|name| !name.is_empty()) {
+    match view["names"][seat]
+        .as_str()
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+    {
         Some(name) => name.to_owned(),
         None => format!("Player {}", seat + 1),
     }
@@ -188,28 +164,23 @@ mod tests {
     }
 
     #[test]
-    fn a_seat_is_named_by_its_holder_else_player_n() {
+    fn a_seat_is_named_by_the_servers_names_else_player_n() {
         let plain = view("playing", json!("connected"));
         assert_eq!(seat_name(&plain, 0), "Player 1");
         assert_eq!(seat_name(&plain, 1), "Player 2");
-        let named = json!({"seats": [{"presence": "connected", "name": " Ana "},
-            {"taken": true, "bot": true, "connected": true, "name": "Training Automaton"},
-            {"taken": false, "bot": false, "connected": false}]});
+        let named = json!({"seats": ["connected", "bot", "free"],
+            "names": [" Ana ", "Training Automaton", "Player 3"]});
         assert_eq!(seat_name(&named, 0), "Ana");
         assert_eq!(seat_name(&named, 1), "Training Automaton");
         assert_eq!(seat_name(&named, 2), "Player 3");
-        assert_eq!(presence(&named, 0), Some(Presence::Here));
-        assert_eq!(presence(&named, 1), Some(Presence::Bot));
-        assert_eq!(presence(&named, 2), Some(Presence::Free));
         assert_eq!(free_names(&named), "Player 3");
         assert_eq!(name_for(&named, 0, Some(0), true), "You");
         assert_eq!(name_for(&named, 0, Some(1), true), "Ana");
-        let replayed =
-            json!({"game": {"sides": [{"name": "Player"}, {"name": "Training Automaton"}]}});
+        let replayed = json!({"names": ["Ana", "Training Automaton"]});
         assert_eq!(
             seat_name(&replayed, 1),
             "Training Automaton",
-            "a replay's game names"
+            "a replay keeps names"
         );
     }
 }

@@ -76,11 +76,8 @@ fn a_spectator_sees_whose_time_runs() {
         .expect("a view is an object")
         .remove("seats");
     let passed = render_buffer(view, Link::Connected, extras());
-    let (row, _) = row_with(&passed, "Player 0:00");
-    assert_eq!(
-        row,
-        "⏱ Player 0:00 · banks: Player 2:15, Training Automaton 2:00"
-    );
+    let (row, _) = row_with(&passed, "Ana 0:00");
+    assert_eq!(row, "⏱ Ana 0:00 · banks: Ana 2:15, Training Automaton 2:00");
 }
 
 #[test]

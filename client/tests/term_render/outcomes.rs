@@ -12,7 +12,8 @@ use super::{assert_snapshot, render};
 fn ended(seat: Option<u64>, winners: Value, reason: &str, summary: &str) -> Value {
     let mut view = super::finished();
     view["seat"] = json!(seat);
-    view["seats"] = json!([{"presence": "connected", "name": "Ana"}, "connected"]);
+    view["seats"] = json!(["connected", "connected"]);
+    view["names"] = json!(["Ana", "Player 2"]);
     view["game"]["mode"] = json!("pvp");
     if seat != Some(0) {
         view["game"]["sides"][0]

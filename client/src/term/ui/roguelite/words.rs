@@ -383,7 +383,7 @@ mod tests {
         );
         let reward = json!({"stage": "reward", "battle": 3, "queue": [],
             "enemy": {"name": "Cellar Rat", "intent": []}});
-        let named = json!({"seats": [{"presence": "connected", "name": "Ana"}], "game": reward});
+        let named = json!({"seats": ["connected"], "names": ["Ana"], "game": reward});
         assert_eq!(stage_words(&named, None), "Won: Ana chooses a reward");
         assert_eq!(stage_words(&named, Some(0)), "Won: you choose a reward");
         assert_eq!(queue_words(&named, Some(0)), "none: between battles");
