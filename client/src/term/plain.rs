@@ -14,12 +14,13 @@ use tokio::sync::mpsc;
 use super::choice::resolve;
 use super::clock;
 use super::feed::Event;
+use super::form::needs_choice;
 use super::keys::{parse_line, Command, HELP_LINES};
 use super::outcome::result_lines;
 use super::presence::{free_names, notices, seat_name};
 use super::reconnect::Link;
 use super::session::AnySession;
-use super::ui::gambit;
+use super::ui::{action_words, gambit};
 use crate::{fill, ViewTracker};
 
 /// How a plain-mode run ended.
@@ -242,12 +243,22 @@ fn prompt_line(tracker: &ViewTracker) -> Option<String> {
     } else {
         for (i, action) in legal.iter().enumerate() {
             if action["kind"] != "end_turn" {
-                let values = if fill::is_open(action) { " VALUES" } else { "" };
-                options.push(format!(
-                    "play {}{values} = {}",
-                    i + 1,
-                    fill::describe(action)
-                ));
+                let words = action_words(view, tracker.seat(), action);
+                // Words of the ruleset's own name the values to type; the protocol's
+                // description already does.
+                let own_words = words != fill::describe(action);
+                options.push(if needs_choice(action) && own_words {
+                    // The values to type, one per parameter, in the entry's order.
+                    let values: Vec<String> = fill::parameters(action)
+                        .into_iter()
+                        .map(|(name, schema)| format!("{name} = {}", fill::describe_schema(schema)))
+                        .collect();
+                    format!("play {} VALUES = {words} ({})", i + 1, values.join("; "))
+                } else if needs_choice(action) {
+                    format!("play {} VALUES = {words}", i + 1)
+                } else {
+                    format!("play {} = {words}", i + 1)
+                });
             }
         }
     }

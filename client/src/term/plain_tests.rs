@@ -221,3 +221,36 @@ fn the_own_clock_is_told_once_per_decision() {
     apply(&mut t, 4, view(70, json!(["Battle begins."]), 0));
     assert_eq!(r.clock(&t, 60_000), None, "an untimed battle says nothing");
 }
+
+#[test]
+fn the_prompt_names_cards_and_targets_in_the_games_words() {
+    let mut t = ViewTracker::new("b");
+    let mut r = PlainReporter::new();
+    apply(
+        &mut t,
+        1,
+        json!({"battle_id": "b", "ruleset": "heroes", "status": "playing", "seat": 0,
+            "to_act": [0], "outcome": null, "names": ["Ann", "Bot"],
+            "prompt": {"decision": "turn", "text": "Your turn."},
+            "legal": [
+                {"kind": "play", "card": 25, "target": null,
+                 "spend": {"$choose": {"type": "integer", "minimum": 0, "maximum": 0}}},
+                {"kind": "attack", "target": "minion:43"},
+                {"kind": "play", "card": 30, "spend": 0,
+                 "target": {"$choose": {"enum": ["minion:43", "hero:1"]}}},
+                {"kind": "end_turn"}],
+            "game": {"phase": "main", "active": 0,
+                "minions": [{"id": 43, "name": "Apprentice", "owner": 1}],
+                "sides": [{"hand": [{"id": 25, "name": "Cleave"},
+                    {"id": 30, "name": "Hurl Axe"}]}, {}]}}),
+    );
+    let prompt = r.prompt(&t, false).expect("a prompt");
+    assert_eq!(
+        prompt,
+        "your move: Your turn. you may: play 1 = play Cleave, \
+         play 2 = Attack Bot's Apprentice (2 mana), \
+         play 3 VALUES = play Hurl Axe: choose the target (target = one of [\"minion:43\", \
+         \"hero:1\"]), end"
+    );
+    assert!(!prompt.contains("card="), "{prompt}");
+}

@@ -89,6 +89,23 @@ impl Screen<'_> {
     }
 }
 
+/// A legal entry in the words of its ruleset's panel, naming the cards, minions and rewards it
+/// refers to ("play Cleave at Player 2's hero", "take Riveted Hauberk (armor, put on whole)");
+/// for a ruleset without words of its own, as the protocol describes it. For plain mode's
+/// list of what may be typed.
+pub fn action_words(
+    view: &serde_json::Value,
+    me: Option<usize>,
+    entry: &serde_json::Value,
+) -> String {
+    match view["ruleset"].as_str() {
+        Some("heroes") => heroes::action_words(view, me, entry),
+        Some("lore") => lore::action_words(view, me, entry),
+        Some("roguelite") => roguelite::action_words(view, entry),
+        _ => crate::fill::describe(&crate::term::form::shown(entry)),
+    }
+}
+
 /// Whether keys in this battle go through the legal-action picker: every ruleset with a
 /// game in play but synergy (cards by hand position) and gambit (its own selection).
 pub fn uses_picker(view: &serde_json::Value) -> bool {

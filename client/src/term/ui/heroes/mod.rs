@@ -27,6 +27,11 @@ use crate::term::presence::{presence, seat_name, Presence};
 use words::value_name;
 use words::{action_line, combat_lines, decision, field_label, minion_line, text};
 
+/// A legal entry in heroes' words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, me: Option<usize>, entry: &Value) -> String {
+    action_line(view, me, entry)
+}
+
 /// Lines a hero takes in its box above the battlefield.
 const HERO_ROWS: usize = 5;
 

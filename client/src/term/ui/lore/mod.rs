@@ -29,6 +29,11 @@ use crate::term::presence::seat_name;
 use boxes::{bag_lines, draw_bag, draw_hand, draw_side, hand_lines, side_lines};
 use words::{action_line, decision, field_label, phase_name, seat_of, value_name};
 
+/// A legal entry in lore's words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, me: Option<usize>, entry: &Value) -> String {
+    action_line(view, me, entry)
+}
+
 /// Draw the lore panel into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let tracker = screen.tracker;

@@ -29,6 +29,11 @@ use words::{
     reward_sort, stage_words, text, value_name,
 };
 
+/// A legal entry in roguelite's words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, entry: &Value) -> String {
+    action_line(&view["game"], &crate::term::form::shown(entry))
+}
+
 /// Draw the roguelite panel into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let tracker = screen.tracker;
