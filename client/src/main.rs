@@ -9,7 +9,9 @@ use battle_client::term::replay::{self, export, finished, text, viewer};
 use battle_client::term::share::{
     is_refused, join_command, no_server_hint, server_url, watch_command,
 };
-use battle_client::term::{AnySession, PlayerSession, ReconnectPolicy, SpectatorSession};
+use battle_client::term::{
+    AnySession, PlayerName, PlayerSession, ReconnectPolicy, SpectatorSession,
+};
 use battle_client::Servers;
 use clap::{Args, Parser, Subcommand};
 
@@ -115,7 +117,20 @@ struct PlayArgs {
     #[arg(long, env = "BATTLE_PRIVATE")]
     private: bool,
     #[command(flatten)]
+    who: Who,
+    #[command(flatten)]
     display: Display,
+}
+
+/// Who holds the seat.
+#[derive(Debug, Clone, Args)]
+struct Who {
+    /// The name others know you by: on their screens, in the battle's log and in its result
+    /// (default: "Player N", N your seat from 1). 1 to 24 characters, without a space at
+    /// either end or control characters. Given to the server on every connection the
+    /// client makes for the seat, reconnections included.
+    #[arg(long, env = "BATTLE_NAME", value_parser = PlayerName::parse)]
+    name: Option<PlayerName>,
 }
 
 /// What you bring to your seat.
@@ -181,6 +196,8 @@ struct JoinArgs {
     #[command(flatten)]
     setup: SetupArgs,
     #[command(flatten)]
+    who: Who,
+    #[command(flatten)]
     display: Display,
 }
 
@@ -191,6 +208,8 @@ struct RejoinArgs {
     /// The seat token printed when you joined.
     #[arg(long, env = "BATTLE_TOKEN")]
     token: String,
+    #[command(flatten)]
+    who: Who,
     #[command(flatten)]
     display: Display,
 }
@@ -368,7 +387,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .await
                 .context("creating a battle")?;
             let mine = plan.people.first().copied().unwrap_or(0);
-            let player = PlayerSession::join(&servers, &battle_id, Some(mine), setup, policy)
+            let name = args.who.name;
+            let player = PlayerSession::join(&servers, &battle_id, Some(mine), setup, name, policy)
                 .await
                 .with_context(|| format!("taking seat {mine}"))?;
             println!("battle {battle_id} created");
@@ -390,13 +410,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Join(args) => {
             let setup = args.setup.value()?;
-            let player = PlayerSession::join(&servers, &args.battle_id, args.seat, setup, policy)
+            let (id, seat, name) = (&args.battle_id, args.seat, args.who.name);
+            let player = PlayerSession::join(&servers, id, seat, setup, name, policy)
                 .await
-                .with_context(|| format!("joining battle {}", args.battle_id))?;
+                .with_context(|| format!("joining battle {id}"))?;
             play(flag, AnySession::Player(player), args.display, Vec::new()).await
         }
         Command::Rejoin(args) => {
-            let player = PlayerSession::rejoin(&servers, &args.battle_id, &args.token, policy)
+            let (id, token, name) = (&args.battle_id, &args.token, args.who.name);
+            let player = PlayerSession::rejoin(&servers, id, token, name, policy)
                 .await
                 .with_context(|| format!("rejoining battle {}", args.battle_id))?;
             play(flag, AnySession::Player(player), args.display, Vec::new()).await

@@ -167,7 +167,7 @@ fn players_are_told_when_the_opponent_arrives_leaves_and_returns() {
         .map(str::to_owned)
         .collect();
     first.until("the waiting line", |l| {
-        l == "waiting: the battle starts when every seat is taken; seat 1 is free"
+        l == "waiting: the battle starts when every seat is taken; waiting for Player 2"
     });
 
     // The printed commands name the server themselves.
@@ -182,7 +182,7 @@ fn players_are_told_when_the_opponent_arrives_leaves_and_returns() {
         .split_whitespace()
         .map(str::to_owned)
         .collect();
-    first.until("the arrival", |l| l == "notice: Player 2 took seat 1");
+    first.until("the arrival", |l| l == "notice: Player 2 joined");
     first.until("the start", |l| {
         l == "notice: every seat is taken: the battle starts"
     });
@@ -196,13 +196,13 @@ fn players_are_told_when_the_opponent_arrives_leaves_and_returns() {
     let mut args: Vec<&str> = rejoin.iter().map(String::as_str).collect();
     args.push("--plain");
     let mut back = Proc::spawn("seat 1 again", &args);
-    back.until("the view", |l| l.contains("you are seat 1"));
+    back.until("the view", |l| l.contains("you are Player 2 (seat 1)"));
     first.until("the return", |l| l == "notice: Player 2 is back");
 
     // The same token from yet another place takes the seat over: the window it came from
     // is told, and stops playing.
     let mut elsewhere = Proc::spawn("seat 1 elsewhere", &args);
-    elsewhere.until("the view", |l| l.contains("you are seat 1"));
+    elsewhere.until("the view", |l| l.contains("you are Player 2 (seat 1)"));
     back.until("the takeover", |l| {
         l == "left: your seat was taken over by another connection"
     });

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use battle_client::term::hand::HandNumbers;
 use battle_client::term::keys::Command;
 use battle_client::term::picker::Picker;
 use battle_client::term::presence::notices;
@@ -20,12 +21,18 @@ use serde_json::{json, Value};
 
 #[path = "term_render/clocks.rs"]
 mod clocks;
+#[path = "term_render/decisions.rs"]
+mod decisions;
 #[path = "term_render/gambit.rs"]
 mod gambit;
+#[path = "term_render/help.rs"]
+mod help;
 #[path = "term_render/heroes.rs"]
 mod heroes;
 #[path = "term_render/lore.rs"]
 mod lore;
+#[path = "term_render/outcomes.rs"]
+mod outcomes;
 #[path = "term_render/replay.rs"]
 mod replay;
 #[path = "term_render/roguelite.rs"]
@@ -83,6 +90,7 @@ fn mid_battle(seat: Option<u64>) -> Value {
         "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "playing",
         "seat": seat, "to_act": [0], "legal": legal, "outcome": null,
         "seats": seats(&["connected", "bot"]),
+        "names": ["Ana", "Training Automaton"],
         "game": {
             "mode": "pve", "state": "playerTurn", "round": 3, "round_limit": 40, "active": 0,
             "sides": [
@@ -90,11 +98,11 @@ fn mid_battle(seat: Option<u64>) -> Value {
                 side("Training Automaton", 52, 70, None),
             ],
             "log": [
-                "Round 2 of 40: Player's turn. Player draws 5 cards.",
-                "Player plays Ashen Focus: gains 2 focus; +4 score.",
-                "Training Automaton plays Cog Shot: deals 6 damage, Player has 41 HP; +10 score.",
-                "Round 3 of 40: Player's turn. Player draws 5 cards.",
-                "Player plays Ashen Focus: gains 2 focus and the Flame counter goes up, so the next Flame card played this turn triggers the Flame synergy.",
+                "Round 2 of 40: Ana's turn. Ana draws 5 cards.",
+                "Ana plays Ashen Focus: gains 2 focus; +4 score.",
+                "Training Automaton plays Cog Shot: deals 6 damage, Ana has 41 HP; +10 score.",
+                "Round 3 of 40: Ana's turn. Ana draws 5 cards.",
+                "Ana plays Ashen Focus: gains 2 focus and the Flame counter goes up, so the next Flame card played this turn triggers the Flame synergy.",
             ],
             "result": null
         }
@@ -106,8 +114,8 @@ fn finished() -> Value {
     view["status"] = json!("finished");
     view["to_act"] = json!([]);
     view["legal"] = json!([]);
-    view["outcome"] =
-        json!({"winners": [0], "summary": "Player wins: Training Automaton is out of HP."});
+    view["outcome"] = json!({"winners": [0], "reason": "knockout",
+        "summary": "Ana wins: Training Automaton is out of HP."});
     let game = &mut view["game"];
     game["state"] = json!("gameOver");
     game["active"] = Value::Null;
@@ -116,12 +124,12 @@ fn finished() -> Value {
         "breakdown": [
             {"score": 38, "win_bonus": 100, "hp_bonus": 30, "total": 168, "zeroed_by": null},
             {"score": 38, "win_bonus": 0, "hp_bonus": 0, "total": 0, "zeroed_by": "knocked out"}],
-        "summary": "Player wins: Training Automaton is out of HP."});
+        "summary": "Ana wins: Training Automaton is out of HP."});
     game["log"]
         .as_array_mut()
         .expect("fixture log is an array")
         .push(json!(
-            "Player plays Ember Strike: deals 7 damage, Training Automaton has 0 HP. Player wins."
+            "Ana plays Ember Strike: deals 7 damage, Training Automaton has 0 HP. Ana wins."
         ));
     view
 }
@@ -165,6 +173,12 @@ struct Extras<'a> {
     now_ms: u64,
     /// A replay's step line.
     replay: Option<&'a str>,
+    /// The numbers of the viewer's hand, kept through a turn.
+    hand: Option<&'a HandNumbers>,
+    /// How far the "how to play" page is scrolled.
+    help_scroll: usize,
+    /// The terminal's width and height (default [`WIDTH`] x [`HEIGHT`]).
+    size: Option<(u16, u16)>,
 }
 
 /// Render the screen of `view` with `extras`.
@@ -175,8 +189,9 @@ fn render_with(view: Value, link: Link, extras: Extras) -> String {
 /// Render the screen of `view` with `extras` and return the cells, styles and all.
 fn render_buffer(view: Value, link: Link, extras: Extras) -> ratatui::buffer::Buffer {
     let tracker = tracker(view);
+    let (width, height) = extras.size.unwrap_or((WIDTH, HEIGHT));
     let mut terminal =
-        Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("a test backend never fails");
+        Terminal::new(TestBackend::new(width, height)).expect("a test backend never fails");
     let mut screen = Screen::of(&tracker, &link);
     screen.status = extras.status;
     screen.show_help = extras.show_help;
@@ -186,6 +201,8 @@ fn render_buffer(view: Value, link: Link, extras: Extras) -> ratatui::buffer::Bu
     screen.picker = extras.picker;
     screen.now_ms = extras.now_ms;
     screen.replay = extras.replay;
+    screen.hand = extras.hand;
+    screen.help_scroll = extras.help_scroll;
     terminal
         .draw(|frame| draw(frame, &screen))
         .expect("drawing to a test backend never fails");
@@ -238,8 +255,14 @@ fn mid_battle_player_screen() {
     }
     assert!(screen.contains("★ synergy now"));
     assert!(screen.contains("Deal 7 damage."), "cards say what they do");
-    assert!(screen.contains("1-9 play card · e end turn · ↑↓ log · ? help · q quit"));
+    assert!(
+        screen.contains("1-3 play card · e end turn · ↑↓ log · ? how to play · q quit"),
+        "{screen}"
+    );
     assert!(screen.contains("← your move"));
+    assert!(screen.contains("synergy · Ana (you)"), "{screen}");
+    assert!(screen.contains("Ana's turn (yours)"), "{screen}");
+    assert!(!screen.contains("seat 0"), "{screen}");
     assert!(
         !screen.contains("state"),
         "no internal state names:\n{screen}"
@@ -250,11 +273,15 @@ fn mid_battle_player_screen() {
 #[test]
 fn won_screen() {
     let screen = render(finished(), Link::Connected, "", false);
-    assert!(screen.contains("You won."), "{screen}");
     assert!(
-        screen.contains("Player: score 38 + 100 for the win + 30 for ending healthy = 168"),
+        screen.contains("You won: Training Automaton was knocked out."),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Ana: score 38 + 100 for the win + 30 for ending healthy = 168"),
         "the final score is explained:\n{screen}"
     );
+    assert!(!screen.contains('⏱'), "no clock once it is over:\n{screen}");
     assert!(screen.contains("Training Automaton: knocked out, so the final score is 0"));
     assert_snapshot("synergy_result", &screen);
 }
@@ -269,7 +296,7 @@ fn lost_screen() {
         .remove("hand");
     let screen = render(view, Link::Connected, "", false);
     assert!(
-        screen.contains("You lost: Player won."),
+        screen.contains("You lost: Ana knocked you out."),
         "the loser is told:\n{screen}"
     );
     assert!(screen.contains("the running score 38 does not count"));
@@ -293,14 +320,15 @@ fn spectator_screen_hides_every_hand() {
     }
     assert!(screen.contains("spectator"));
     assert!(screen.contains("reconnecting 2/6"));
-    assert!(
-        screen.contains("Training Automaton · seat 1 · bot"),
-        "{screen}"
-    );
+    assert!(screen.contains("Training Automaton · bot"), "{screen}");
     assert!(screen.contains("Hands are hidden from spectators"));
     assert!(
         !screen.contains("e end turn"),
         "no acting keys for spectators"
+    );
+    assert!(
+        screen.contains("Ana holds 3 cards, Training Automaton holds 3 cards"),
+        "{screen}"
     );
     assert_snapshot("synergy_spectator", &screen);
 }
@@ -330,7 +358,10 @@ fn help_and_refusal_are_shown() {
         screen.contains("not sent: there is no card 9: your hand holds 3"),
         "{screen}"
     );
-    assert!(screen.contains("help (? closes)"));
+    assert!(
+        screen.contains("how to play synergy (? or Esc closes)"),
+        "{screen}"
+    );
     assert!(screen.contains("✕ failed"));
 }
 
@@ -357,7 +388,7 @@ fn waiting_screen_names_the_free_seat_and_the_join_command() {
         },
     );
     assert!(screen.contains("Waiting for players"), "{screen}");
-    assert!(screen.contains("Seat 1 is still free."), "{screen}");
+    assert!(screen.contains("Still to come: Player 2."), "{screen}");
     assert!(
         screen.contains("battle-client join kg4fme4qk7 --seat 1"),
         "the join command stays on screen:\n{screen}"
@@ -365,7 +396,7 @@ fn waiting_screen_names_the_free_seat_and_the_join_command() {
     assert!(!screen.contains("your move"), "{screen}");
     let refused = battle_client::term::choice::resolve(&tracker(waiting_view()), Command::Play(1))
         .expect_err("nothing can be played before the start");
-    assert_eq!(refused, "the battle has not started: seat 1 is still free");
+    assert_eq!(refused, "the battle has not started: waiting for Player 2");
     assert_snapshot("synergy_waiting", &screen);
 }
 
@@ -379,6 +410,7 @@ fn pvp_battle(opponent_connected: bool) -> Value {
         "away"
     };
     view["seats"] = seats(&["connected", opponent]);
+    view["names"] = json!(["Player 1", "Player 2"]);
     view["game"]["mode"] = json!("pvp");
     view["game"]["sides"][0]["name"] = json!("Player 1");
     view["game"]["sides"][1]["name"] = json!("Player 2");
@@ -392,10 +424,10 @@ fn opponent_joined_screen() {
     let told = notices(before.view(), &now).join(" · ");
     assert_eq!(
         told,
-        "Player 2 took seat 1 · every seat is taken: the battle starts"
+        "Player 2 joined · every seat is taken: the battle starts"
     );
     let screen = render(pvp_battle(true), Link::Connected, &told, false);
-    assert!(screen.contains("» Player 2 took seat 1"), "{screen}");
+    assert!(screen.contains("» Player 2 joined"), "{screen}");
     assert!(screen.contains("Player 1's turn (yours)"), "{screen}");
     assert_snapshot("synergy_opponent_joined", &screen);
 }
@@ -411,7 +443,7 @@ fn opponent_left_screen() {
         "{screen}"
     );
     assert!(
-        screen.contains("Player 2 · seat 1 · away (disconnected)"),
+        screen.contains("Player 2 · away (disconnected)"),
         "the side shows who is away for as long as it lasts:\n{screen}"
     );
     assert_snapshot("synergy_opponent_left", &screen);
@@ -433,21 +465,6 @@ fn replaced_seat_screen_does_not_offer_a_move() {
     );
     assert!(screen.contains("r reconnect"), "{screen}");
     assert_snapshot("synergy_replaced", &screen);
-}
-
-#[test]
-fn card_help_says_what_cards_do_and_how_synergy_works() {
-    let screen = render(mid_battle(Some(0)), Link::Connected, "", true);
-    for needle in [
-        "How synergy plays",
-        "Flame +3 damage on attacks",
-        "Full spectrum",
-        "[1] Ember Strike (Flame attack): Deal 7 damage.",
-        "[2] Bark Guard (Leaf skill): Gain 8 block.",
-    ] {
-        assert!(screen.contains(needle), "help lacks {needle:?}:\n{screen}");
-    }
-    assert_snapshot("synergy_help", &screen);
 }
 
 #[test]

@@ -58,7 +58,7 @@ async fn patched_view_matches_fresh_snapshots_through_a_whole_battle() {
     let (id, _) = lobby::create(&url, &spec(Opponent::Bot))
         .await
         .expect("create");
-    let mut player = PlayerSession::join(&url, &id, Some(0), None, fast_policy())
+    let mut player = PlayerSession::join(&url, &id, Some(0), None, None, fast_policy())
         .await
         .expect("join");
     let mut watcher = SpectatorSession::watch(&url, &id, fast_policy())
@@ -138,7 +138,7 @@ async fn reconnect_with_the_token_resumes_the_same_seat() {
     let (id, _) = lobby::create(&url, &spec(Opponent::Bot))
         .await
         .expect("create");
-    let mut player = PlayerSession::join(&url, &id, None, None, fast_policy())
+    let mut player = PlayerSession::join(&url, &id, None, None, None, fast_policy())
         .await
         .expect("join");
     let token = player.token().to_owned();
@@ -170,7 +170,7 @@ async fn reconnect_with_the_token_resumes_the_same_seat() {
     // Quit, then come back with `rejoin`: the same seat, where we left it.
     let left_at = player.feed().tracker().view().cloned().expect("view");
     player.quit().await;
-    let back = PlayerSession::rejoin(&url, &id, &token, fast_policy())
+    let back = PlayerSession::rejoin(&url, &id, &token, None, fast_policy())
         .await
         .expect("rejoin");
     assert_eq!(back.seat(), 0);
@@ -214,7 +214,7 @@ async fn a_connection_cut_by_the_network_is_resumed_with_the_token() {
         .await
         .expect("create");
     let (url, cut) = relay(server.addr).await;
-    let mut player = PlayerSession::join(&url, &id, Some(0), None, fast_policy())
+    let mut player = PlayerSession::join(&url, &id, Some(0), None, None, fast_policy())
         .await
         .expect("join through the relay");
     let before = player.feed().tracker().view().cloned().expect("view");
@@ -340,7 +340,7 @@ async fn a_seq_gap_triggers_a_resync() {
         attempts: 0,
         ..fast_policy()
     };
-    let mut player = PlayerSession::join(&url, "g1", None, None, policy)
+    let mut player = PlayerSession::join(&url, "g1", None, None, None, policy)
         .await
         .expect("join");
     assert_eq!(player.feed().tracker().seq(), Some(1));

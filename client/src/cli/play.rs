@@ -62,6 +62,7 @@ pub(super) async fn play_queued(
         options,
         setup: args.setup.value()?,
         bot_after,
+        name: args.who.name,
     };
     let queue = Queue::enter(servers, &spec, policy)
         .await
@@ -113,7 +114,7 @@ async fn play_with(
     let battle_id = session.feed().battle_id().to_owned();
     let rejoin = match &session {
         AnySession::Player(p) => {
-            let command = rejoin_command(server, &battle_id, p.token());
+            let command = rejoin_command(server, &battle_id, p.token(), p.feed().name());
             println!("you hold seat {}; to come back later: {command}", p.seat());
             Some(command)
         }

@@ -9,12 +9,18 @@
 //! In a gambit battle the keys go through [`gambit_command_for_key`] and the panel's
 //! selection and rule editor, a [`GambitUi`] kept here between frames. A seat in a battle of
 //! any other ruleset but synergy chooses its actions with [`picker_command_for_key`] and a
-//! [`Picker`] (a cursor over the legal actions, and a form for an open one).
+//! [`Picker`] (a cursor over the legal actions, and a form for an open one). The hand's
+//! numbers stay put through a turn ([`HandNumbers`]); synergy's digit keys play by them.
+//!
+//! While the "how to play" page is open the keys scroll it ([`help_key`]); `?` or Esc
+//! closes it, `q` quits, and any other key closes it without doing anything else.
 
 use std::io;
 use std::time::Duration;
 
-use ratatui::crossterm::event::{self, Event as TermEvent, KeyEvent};
+use ratatui::crossterm::event::{
+    self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+};
 use ratatui::DefaultTerminal;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -24,18 +30,57 @@ use super::choice::resolve;
 use super::choice::Effect;
 use super::clock;
 use super::feed::Event;
+use super::hand::{hand_of, position, HandNumbers};
 use super::keys::{command_for_key, gambit_command_for_key, picker_command_for_key, Command};
 use super::picker::Picker;
 use super::presence::notices;
 use super::session::AnySession;
 use super::ui::gambit::GambitUi;
-use super::ui::{draw, uses_picker, Screen};
+use super::ui::{draw, help, help_area, uses_picker, Screen};
 
 /// How long a status message stays on screen.
 pub const STATUS_TTL: Duration = Duration::from_secs(8);
 
 /// How long the first `!` waits for the second that resigns.
 const RESIGN_CONFIRM: Duration = Duration::from_secs(5);
+
+/// Rows a page key scrolls the "how to play" page by.
+const HELP_PAGE: usize = 10;
+
+/// What a key does while the "how to play" page is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelpKey {
+    /// Scroll up (towards the top) by this many rows.
+    Up(usize),
+    /// Scroll down by this many rows.
+    Down(usize),
+    /// Go to the top.
+    Top,
+    /// Go to the bottom.
+    Bottom,
+    /// Close the page (`?`, F1, Esc, or any key that is not the page's).
+    Close,
+    /// Quit the client.
+    Quit,
+}
+
+/// What `key` does on the open "how to play" page; `None` for a release.
+pub fn help_key(key: KeyEvent) -> Option<HelpKey> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    Some(match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => HelpKey::Quit,
+        KeyCode::Char('q') | KeyCode::Char('Q') => HelpKey::Quit,
+        KeyCode::Up | KeyCode::Char('k') => HelpKey::Up(1),
+        KeyCode::Down | KeyCode::Char('j') => HelpKey::Down(1),
+        KeyCode::PageUp => HelpKey::Up(HELP_PAGE),
+        KeyCode::PageDown | KeyCode::Char(' ') => HelpKey::Down(HELP_PAGE),
+        KeyCode::Home => HelpKey::Top,
+        KeyCode::End => HelpKey::Bottom,
+        _ => HelpKey::Close,
+    })
+}
 
 /// What the input thread forwards.
 #[derive(Debug)]
@@ -133,12 +178,17 @@ async fn ui_loop(
 ) -> io::Result<()> {
     let mut status = Status::default();
     let mut show_help = false;
+    let mut help_scroll = 0usize;
+    let mut help_max = 0usize;
+    let mut hand = HandNumbers::default();
     let mut log_scroll = 0usize;
     let mut gambit = GambitUi::default();
     let mut picker = Picker::default();
     // When `!` was pressed once: a second press within RESIGN_CONFIRM resigns.
     let mut resign_asked: Option<Instant> = None;
     let mut last_view: Option<Value> = session.feed().tracker().view().cloned();
+    picker.sync(session.feed().tracker());
+    hand.sync(session.feed().tracker());
     loop {
         terminal.draw(|frame| {
             let feed = session.feed();
@@ -149,7 +199,13 @@ async fn ui_loop(
             screen.log_scroll = log_scroll;
             screen.gambit = Some(&gambit);
             screen.picker = Some(&picker);
+            screen.hand = Some(&hand);
             screen.now_ms = clock::now_ms();
+            if show_help {
+                help_max = help::max_scroll(&screen, help_area(frame.area()));
+                help_scroll = help_scroll.min(help_max);
+                screen.help_scroll = help_scroll;
+            }
             draw(frame, &screen)
         })?;
         let expiry = status.until;
@@ -162,6 +218,7 @@ async fn ui_loop(
             event = session.feed_mut().next_event() => {
                 let tracker = session.feed().tracker();
                 gambit.sync(tracker);
+                hand.sync(tracker);
                 let closed = picker.sync(tracker);
                 let told = notices(last_view.as_ref(), tracker);
                 last_view = tracker.view().cloned();
@@ -181,6 +238,20 @@ async fn ui_loop(
             input = keys.recv() => {
                 let Some(input) = input else { return Ok(()) };
                 let Input::Key(key) = input else { continue };
+                if show_help {
+                    match help_key(key) {
+                        None => {}
+                        Some(HelpKey::Quit) => return Ok(()),
+                        Some(HelpKey::Close) => show_help = false,
+                        Some(HelpKey::Up(n)) => help_scroll = help_scroll.saturating_sub(n),
+                        Some(HelpKey::Down(n)) => {
+                            help_scroll = help_scroll.saturating_add(n).min(help_max);
+                        }
+                        Some(HelpKey::Top) => help_scroll = 0,
+                        Some(HelpKey::Bottom) => help_scroll = help_max,
+                    }
+                    continue;
+                }
                 let tracker = session.feed().tracker();
                 let in_gambit = tracker
                     .view()
@@ -214,7 +285,10 @@ async fn ui_loop(
                             status.set("you are watching: spectators cannot resign".to_owned());
                         }
                     }
-                    Some(Command::Help) => show_help = !show_help,
+                    Some(Command::Help) => {
+                        show_help = true;
+                        help_scroll = 0;
+                    }
                     Some(Command::ScrollBack(n)) => log_scroll = log_scroll.saturating_add(n),
                     Some(Command::ScrollForward(n)) => log_scroll = log_scroll.saturating_sub(n),
                     Some(Command::ScrollEnd) => log_scroll = 0,
@@ -241,6 +315,13 @@ async fn ui_loop(
                     }
                     Some(command) => {
                         show_help = false;
+                        let command = match by_hand_number(session.feed().tracker(), &hand, command) {
+                            Ok(command) => command,
+                            Err(why) => {
+                                status.set(format!("not sent: {why}"));
+                                continue;
+                            }
+                        };
                         if let Some(words) = act(session, command).await {
                             status.set(words);
                         }
@@ -248,6 +329,23 @@ async fn ui_loop(
                 }
             }
         }
+    }
+}
+
+/// Synergy's digit keys play the card with that number (kept through the turn); the
+/// command that plays it by its place in the hand. Every other command is left as it is.
+fn by_hand_number(
+    tracker: &crate::ViewTracker,
+    numbers: &HandNumbers,
+    command: Command,
+) -> Result<Command, String> {
+    let synergy = tracker.view().filter(|v| v["ruleset"] == "synergy");
+    match (command, synergy) {
+        (Command::Play(n), Some(view)) => match hand_of(view, tracker.seat()) {
+            Some(hand) => position(hand, Some(numbers), n).map(Command::Play),
+            None => Ok(Command::Play(n)),
+        },
+        (command, _) => Ok(command),
     }
 }
 

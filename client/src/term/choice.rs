@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::form::{filled, needs_choice};
 use super::keys::Command;
 use super::ui::gambit::phase_action;
 use crate::{fill, ViewTracker};
@@ -56,17 +57,11 @@ fn in_play(tracker: &ViewTracker) -> Result<(&Value, usize), String> {
     };
     match view["status"].as_str() {
         Some("waiting") => {
-            let free: Vec<String> = super::presence::free_seats(view)
-                .iter()
-                .map(usize::to_string)
-                .collect();
-            return Err(match free.len() {
-                0 => "the battle has not started yet".to_owned(),
-                1 => format!("the battle has not started: seat {} is still free", free[0]),
-                _ => format!(
-                    "the battle has not started: seats {} are still free",
-                    free.join(", ")
-                ),
+            let free = super::presence::free_names(view);
+            return Err(if free.is_empty() {
+                "the battle has not started yet".to_owned()
+            } else {
+                format!("the battle has not started: waiting for {free}")
             });
         }
         Some("finished") => return Err("the battle is over".to_owned()),
@@ -139,13 +134,13 @@ pub fn resolve(tracker: &ViewTracker, command: Command) -> Result<Value, String>
         }
         Command::Play(n) => {
             let entry = entry(legal, n)?;
-            if fill::is_open(entry) {
+            if needs_choice(entry) {
                 return Err(format!(
                     "action {n} needs values (play {n} VALUES in plain mode): {}",
                     fill::describe(entry)
                 ));
             }
-            Ok(entry.clone())
+            filled(entry)
         }
         Command::Fill(n, values) => {
             let words: Vec<&str> = values.iter().map(String::as_str).collect();

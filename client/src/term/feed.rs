@@ -4,14 +4,19 @@
 //! a spectator) when the connection drops: with several server addresses (the nodes of a
 //! cluster), each try goes to the next address in turn.
 //!
+//! Every connection it makes gives the person's name first, when they gave one
+//! ([`super::entry`]).
+//!
 //! The feed never draws anything: screens read [`BattleFeed::tracker`] after each event.
 
 use std::time::Duration;
 
-use battle_protocol::{ClientMsg, ErrorCode, Req, Seat, ServerMsg};
+use battle_protocol::{ClientMsg, ErrorCode, Req, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use super::entry::{connect, enter, Entry, Seating};
+use super::player_name::PlayerName;
 use super::reconnect::{Link, ReconnectPolicy};
 use super::SessionError;
 use crate::{Applied, Connection, Servers, ViewTracker};
@@ -41,20 +46,6 @@ pub enum Event {
     Notice(String),
 }
 
-/// How a session enters (and re-enters) its battle.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Entry {
-    /// `join`, on the given seat or the first free one, bringing a setup (or the default).
-    Join(Option<Seat>, Option<serde_json::Value>),
-    /// `rejoin` with a seat token.
-    Rejoin(String),
-    /// `spectate`.
-    Spectate,
-}
-
-/// The answer to an entry: the seat and token for `join`/`rejoin`, nothing for `spectate`.
-pub(crate) type Seating = Option<(Seat, String)>;
-
 #[derive(Debug, Clone, Copy)]
 struct Retry {
     attempt: u32,
@@ -71,6 +62,8 @@ pub struct BattleFeed {
     conn: Option<Connection>,
     tracker: ViewTracker,
     reentry: Entry,
+    /// The name given in `hello` on every connection, if the person gave one.
+    name: Option<PlayerName>,
     next_req: Req,
     link: Link,
     retry: Option<Retry>,
@@ -79,17 +72,29 @@ pub struct BattleFeed {
 }
 
 impl BattleFeed {
-    /// Connect to the first of `servers` that answers and enter `battle_id` as `entry` says.
-    /// Returns the feed and, for a seat, the seat number and token.
+    /// Connect to the first of `servers` that answers, give `name` (if any) and enter
+    /// `battle_id` as `entry` says. Returns the feed and, for a seat, the seat number and
+    /// token.
     pub(crate) async fn open(
         servers: Servers,
         battle_id: &str,
         entry: Entry,
+        name: Option<PlayerName>,
         policy: ReconnectPolicy,
     ) -> Result<(BattleFeed, Seating), SessionError> {
         let (at, mut conn) = servers.connect_first(policy.answer_timeout).await?;
         let mut tracker = ViewTracker::new(battle_id);
-        let seating = enter(&mut conn, &mut tracker, &entry, 1, policy.answer_timeout).await?;
+        let mut next_req = 1;
+        let timeout = policy.answer_timeout;
+        let seating = enter(
+            &mut conn,
+            &mut tracker,
+            &entry,
+            name.as_ref(),
+            &mut next_req,
+            timeout,
+        )
+        .await?;
         let reentry = match (&entry, &seating) {
             (Entry::Spectate, _) => Entry::Spectate,
             (_, Some((_, token))) => Entry::Rejoin(token.clone()),
@@ -102,7 +107,8 @@ impl BattleFeed {
             conn: Some(conn),
             tracker,
             reentry,
-            next_req: 2,
+            name,
+            next_req,
             link: Link::Connected,
             retry: None,
             pending_act: None,
@@ -113,12 +119,14 @@ impl BattleFeed {
 
     /// A feed for a seat taken on `conn` (to `servers`' address at position `at`) already
     /// (the matchmaker seated it): `tracker` holds the snapshot that followed, `token` takes
-    /// the seat back after a reconnect, and the feed's requests are numbered from `next_req`.
+    /// the seat back after a reconnect (each new connection giving `name` first, when there
+    /// is one), and the feed's requests are numbered from `next_req`.
     pub(crate) fn seated(
         (servers, at): (Servers, usize),
         conn: Connection,
         tracker: ViewTracker,
         token: &str,
+        name: Option<PlayerName>,
         policy: ReconnectPolicy,
         next_req: Req,
     ) -> BattleFeed {
@@ -129,6 +137,7 @@ impl BattleFeed {
             conn: Some(conn),
             tracker,
             reentry: Entry::Rejoin(token.to_owned()),
+            name,
             next_req,
             link: Link::Connected,
             retry: None,
@@ -145,6 +154,11 @@ impl BattleFeed {
     /// The server URL the feed is connected to (or tries next).
     pub fn url(&self) -> &str {
         self.servers.get(self.at)
+    }
+
+    /// The name the feed gives the server on each connection, if the person gave one.
+    pub fn name(&self) -> Option<&PlayerName> {
+        self.name.as_ref()
     }
 
     /// Every server address the feed may use, in the order it tries them.
@@ -324,7 +338,6 @@ impl BattleFeed {
             return std::future::pending().await;
         };
         tokio::time::sleep_until(retry.at).await;
-        let req = self.take_req();
         let timeout = self.policy.answer_timeout;
         // Each try goes to the next address: the one that dropped us may be gone for good
         // (a node of a cluster that died), and another one serves the same battle.
@@ -332,7 +345,8 @@ impl BattleFeed {
         let url = self.servers.get(self.at);
         let attempt = async {
             let mut conn = connect(url, timeout).await?;
-            enter(&mut conn, &mut self.tracker, &self.reentry, req, timeout).await?;
+            let (tracker, entry, name) = (&mut self.tracker, &self.reentry, self.name.as_ref());
+            enter(&mut conn, tracker, entry, name, &mut self.next_req, timeout).await?;
             Ok::<_, SessionError>(conn)
         };
         match attempt.await {
@@ -423,76 +437,6 @@ impl BattleFeed {
                 self.pending_resync = Some(req);
                 Some(Event::Resyncing(e.to_string()))
             }
-        }
-    }
-}
-
-/// Open a connection within `timeout`.
-pub(crate) async fn connect(url: &str, timeout: Duration) -> Result<Connection, SessionError> {
-    match tokio::time::timeout(timeout, Connection::connect(url)).await {
-        Ok(result) => Ok(result?),
-        Err(_) => Err(crate::ClientError::Timeout(timeout).into()),
-    }
-}
-
-/// Send the entry request with `req` and wait (within `timeout`) for its answer and the
-/// snapshot after it, which replaces `tracker`'s view.
-async fn enter(
-    conn: &mut Connection,
-    tracker: &mut ViewTracker,
-    entry: &Entry,
-    req: Req,
-    timeout: Duration,
-) -> Result<Seating, SessionError> {
-    let battle_id = tracker.battle_id().to_owned();
-    let msg = match entry {
-        Entry::Join(seat, setup) => ClientMsg::Join {
-            battle_id: battle_id.clone(),
-            seat: *seat,
-            setup: setup.clone(),
-            req: Some(req),
-        },
-        Entry::Rejoin(token) => ClientMsg::Rejoin {
-            battle_id: battle_id.clone(),
-            token: token.clone(),
-            req: Some(req),
-        },
-        Entry::Spectate => ClientMsg::Spectate {
-            battle_id: battle_id.clone(),
-            req: Some(req),
-        },
-    };
-    conn.send(&msg).await?;
-    let deadline = Instant::now() + timeout;
-    let mut answered: Option<Seating> = None;
-    loop {
-        let msg = match tokio::time::timeout_at(deadline, conn.recv()).await {
-            Ok(msg) => msg?,
-            Err(_) => return Err(crate::ClientError::Timeout(timeout).into()),
-        };
-        match msg {
-            ServerMsg::Joined {
-                seat,
-                token,
-                req: Some(r),
-                ..
-            } if r == req => answered = Some(Some((seat, token))),
-            ServerMsg::Spectating { req: Some(r), .. } if r == req => answered = Some(None),
-            ServerMsg::Error {
-                code,
-                message,
-                req: Some(r),
-                ..
-            } if r == req => return Err(SessionError::Refused { code, message }),
-            ServerMsg::Snapshot {
-                battle_id: ref id, ..
-            } if *id == battle_id && answered.is_some() => {
-                tracker
-                    .apply(&msg)
-                    .map_err(|e| SessionError::Unexpected(e.to_string()))?;
-                return Ok(answered.flatten());
-            }
-            _ => {}
         }
     }
 }

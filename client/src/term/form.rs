@@ -5,6 +5,10 @@
 //! values chosen in order (the cards of a mulligan, attackers, the order of a gang of
 //! blockers). A fixed-length list of single choices becomes one field per item.
 //!
+//! A field that can take one value only (a number from 0 to 0, a list of one target) is
+//! filled by itself: it is neither shown nor visited, and an entry whose fields are all
+//! like that is sent at once ([`needs_choice`]).
+//!
 //! The form never sends what its entry does not admit: [`Form::action`] checks with
 //! [`fill::admits`] and says in words what is still missing.
 
@@ -87,12 +91,24 @@ impl Form {
                 )
             })?);
         }
+        // A list with one way to fill it is filled now (the one option, when it is needed).
+        for field in fields.iter_mut().filter(|f| f.fixed()) {
+            if let Choice::Many { chosen, min, .. } = &mut field.choice {
+                *chosen = (0..*min).collect();
+            }
+        }
+        let at = fields.iter().position(|f| !f.fixed()).unwrap_or(0);
         Ok(Form {
             index,
             entry: entry.clone(),
             fields,
-            at: 0,
+            at,
         })
+    }
+
+    /// The fields a person chooses: those with more than one possible value.
+    pub fn open_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+        self.fields.iter().enumerate().filter(|(_, f)| !f.fixed())
     }
 
     /// The field the arrows change.
@@ -105,13 +121,20 @@ impl Form {
         &mut self.fields[at]
     }
 
-    /// Move to the next field (`forward`) or the previous one; stays at the ends.
+    /// Move to the next field (`forward`) or the previous one that has a choice to make;
+    /// stays at the ends.
     pub fn step_field(&mut self, forward: bool) {
-        self.at = if forward {
-            (self.at + 1).min(self.fields.len() - 1)
+        let next = if forward {
+            self.open_fields().map(|(i, _)| i).find(|&i| i > self.at)
         } else {
-            self.at.saturating_sub(1)
+            self.open_fields()
+                .map(|(i, _)| i)
+                .filter(|&i| i < self.at)
+                .last()
         };
+        if let Some(i) = next {
+            self.at = i;
+        }
     }
 
     /// ← (`forward` false) or →: the previous or next value of a single choice (wrapping),
@@ -244,6 +267,17 @@ impl Form {
 }
 
 impl Field {
+    /// Whether the field can take one value only (it is filled without asking).
+    pub fn fixed(&self) -> bool {
+        match &self.choice {
+            Choice::One { options, .. } => options.len() <= 1,
+            Choice::Number { min, max, .. } => min >= max,
+            Choice::Many {
+                options, min, max, ..
+            } => options.len() <= 1 && min == max,
+        }
+    }
+
     /// The value chosen now.
     pub fn value(&self) -> Value {
         match &self.choice {
@@ -254,6 +288,55 @@ impl Field {
             } => Value::Array(chosen.iter().map(|&c| options[c].clone()).collect()),
         }
     }
+}
+
+/// Whether `entry` leaves a person something to choose: an open entry with a field that can
+/// take more than one value. An open entry whose fields all have one possible value is sent
+/// as it is filled; one whose shape the keys cannot fill counts as a choice.
+pub fn needs_choice(entry: &Value) -> bool {
+    match Form::open(0, entry) {
+        Ok(form) => form.open_fields().next().is_some(),
+        Err(_) => fill::is_open(entry),
+    }
+}
+
+/// The names of `entry`'s parameters left to choose: those [`needs_choice`] counts.
+pub fn open_names(entry: &Value) -> Vec<String> {
+    match Form::open(0, entry) {
+        Ok(form) => {
+            let mut names: Vec<String> = Vec::new();
+            for (_, field) in form.open_fields() {
+                if !names.contains(&field.name) {
+                    names.push(field.name.clone());
+                }
+            }
+            names
+        }
+        Err(_) => fill::parameters(entry)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect(),
+    }
+}
+
+/// `entry` as people read it: an open entry with nothing to choose shown as the action it
+/// stands for (its one possible value in place), any other as it is.
+pub fn shown(entry: &Value) -> Value {
+    if fill::is_open(entry) && !needs_choice(entry) {
+        if let Ok(action) = filled(entry) {
+            return action;
+        }
+    }
+    entry.clone()
+}
+
+/// The action an entry with nothing to choose stands for: the entry itself when it is
+/// whole, else its one possible filling.
+pub fn filled(entry: &Value) -> Result<Value, String> {
+    if !fill::is_open(entry) {
+        return Ok(entry.clone());
+    }
+    Form::open(0, entry)?.action()
 }
 
 fn wrap(at: usize, len: usize, forward: bool) -> usize {

@@ -68,12 +68,9 @@ pub enum Nav {
     Previous,
 }
 
-/// The key hints every screen shows.
-pub const KEY_HINTS: &str = "1-9 play card · e end turn · ↑↓ log · ? help · q quit";
-
 /// The help text, one entry per line, shared by the UI's help box and plain mode.
 pub const HELP_LINES: [&str; 10] = [
-    "1..9       play the card at that position in your hand (play N in plain mode)",
+    "1..9       play the card with that number in your hand (play N in plain mode)",
     "           an action with values to choose: play N VALUES in plain mode (--plain)",
     "e          end your turn (end)",
     "↑ ↓ PgUp PgDn  scroll the log back and forward; End shows the newest entries",

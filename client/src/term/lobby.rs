@@ -10,7 +10,7 @@ use battle_protocol::{
 };
 use serde_json::{json, Value};
 
-use super::feed::connect;
+use super::entry::connect;
 use super::SessionError;
 use crate::{samples, Connection};
 

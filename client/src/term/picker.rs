@@ -4,15 +4,17 @@
 //! entry directly, and a [`Form`] for an open entry's values. Any number of entries is
 //! reachable, and every open entry whose schemas list their values is filled with keys.
 //!
-//! The picker keeps its place across view changes: the cursor follows its entry when the
-//! list changes around it, and an open form closes only when its entry is gone.
+//! Each new decision starts afresh: when the legal list or the prompt changes, the cursor
+//! goes back to the first entry (so Enter never takes what happens to sit where the old
+//! cursor was), while an open form stays open as long as its entry is still legal. An entry
+//! whose values can each be only one thing is sent at once, without a form.
 
 use serde_json::Value;
 
 use super::choice::{can_act, resolve, Effect};
-use super::form::Form;
+use super::form::{filled, needs_choice, Form};
 use super::keys::{Command, Nav};
-use crate::{fill, ViewTracker};
+use crate::ViewTracker;
 
 /// The cursor, the form being filled, and the list they refer to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,27 +23,32 @@ pub struct Picker {
     pub cursor: usize,
     /// The open entry being filled, if any.
     pub form: Option<Form>,
-    /// The `legal` list as last seen, to follow the cursor's entry when it changes.
+    /// The `legal` list as last seen, to tell a new decision.
     seen: Vec<Value>,
+    /// The prompt as last seen, to tell a new decision with the same legal list.
+    prompt: Value,
 }
 
 impl Picker {
-    /// Follow a new view: keep the cursor on its entry (or within the list) and the form on
-    /// its entry; `Some(words)` when the form had to close.
+    /// Follow a new view: on a new decision (another legal list or prompt) the cursor goes
+    /// back to the first entry; the form stays on its entry while it is legal. `Some(words)`
+    /// when the form had to close.
     pub fn sync(&mut self, tracker: &ViewTracker) -> Option<String> {
         let legal = tracker.legal_actions();
-        if legal == self.seen.as_slice() {
+        let prompt = tracker
+            .view()
+            .map_or(Value::Null, |view| view["prompt"].clone());
+        if legal == self.seen.as_slice() && prompt == self.prompt {
             return None;
         }
-        let under = self.seen.get(self.cursor).cloned();
-        self.cursor = under
-            .and_then(|entry| legal.iter().position(|e| *e == entry))
-            .unwrap_or(self.cursor)
-            .min(legal.len().saturating_sub(1));
+        self.cursor = 0;
         let mut note = None;
         if let Some(form) = &mut self.form {
             match legal.iter().position(|e| *e == form.entry) {
-                Some(index) => form.index = index,
+                Some(index) => {
+                    form.index = index;
+                    self.cursor = index;
+                }
                 None => {
                     self.form = None;
                     note = Some("that choice is no longer open; nothing was sent".to_owned());
@@ -49,6 +56,7 @@ impl Picker {
             }
         }
         self.seen = legal.to_vec();
+        self.prompt = prompt;
         note
     }
 
@@ -135,8 +143,8 @@ impl Picker {
             ));
         };
         self.cursor = index;
-        if !fill::is_open(entry) {
-            return Ok(Effect::Send(entry.clone()));
+        if !needs_choice(entry) {
+            return filled(entry).map(Effect::Send);
         }
         self.form = Some(Form::open(index, entry)?);
         Ok(Effect::Nothing)

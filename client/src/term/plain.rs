@@ -14,12 +14,13 @@ use tokio::sync::mpsc;
 use super::choice::resolve;
 use super::clock;
 use super::feed::Event;
+use super::form::needs_choice;
 use super::keys::{parse_line, Command, HELP_LINES};
 use super::outcome::result_lines;
-use super::presence::{free_seats, notices};
+use super::presence::{free_names, notices, seat_name};
 use super::reconnect::Link;
 use super::session::AnySession;
-use super::ui::gambit;
+use super::ui::{action_words, gambit};
 use crate::{fill, ViewTracker};
 
 /// How a plain-mode run ended.
@@ -60,7 +61,7 @@ impl PlainReporter {
         let prev = self.last.take();
         if prev.is_none() {
             let who = match tracker.seat() {
-                Some(seat) => format!("you are seat {seat}"),
+                Some(seat) => format!("you are {} (seat {seat})", seat_name(view, seat)),
                 None => "watching as a spectator".to_owned(),
             };
             out.push(format!(
@@ -77,11 +78,9 @@ impl PlainReporter {
         );
         if view["game"].is_null() {
             if before.is_none_or(|b| !b["game"].is_null()) {
-                let free: Vec<String> = free_seats(view).iter().map(usize::to_string).collect();
-                let free = match free.len() {
-                    0 => String::new(),
-                    1 => format!("; seat {} is free", free[0]),
-                    _ => format!("; seats {} are free", free.join(", ")),
+                let free = match free_names(view) {
+                    names if names.is_empty() => String::new(),
+                    names => format!("; waiting for {names}"),
                 };
                 out.push(format!(
                     "waiting: the battle starts when every seat is taken{free}"
@@ -165,7 +164,7 @@ fn synergy_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) 
                 let from = old.map(|o| format!("{} -> ", o[field])).unwrap_or_default();
                 out.push(format!(
                     "{label}: {} {from}{}",
-                    text(&side["name"]),
+                    seat_name(view, seat),
                     side[field]
                 ));
             }
@@ -174,7 +173,7 @@ fn synergy_changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) 
     let turn_key = |v: &Value| (v["game"]["round"].clone(), v["game"]["active"].clone());
     if before.is_none_or(|b| turn_key(b) != turn_key(view)) {
         if let Some(seat) = game["active"].as_u64() {
-            let name = text(&game["sides"][seat as usize]["name"]);
+            let name = seat_name(view, seat as usize);
             let yours = if view["seat"] == seat { " (yours)" } else { "" };
             out.push(format!(
                 "turn: round {}, {name}'s turn{yours}",
@@ -244,12 +243,22 @@ fn prompt_line(tracker: &ViewTracker) -> Option<String> {
     } else {
         for (i, action) in legal.iter().enumerate() {
             if action["kind"] != "end_turn" {
-                let values = if fill::is_open(action) { " VALUES" } else { "" };
-                options.push(format!(
-                    "play {}{values} = {}",
-                    i + 1,
-                    fill::describe(action)
-                ));
+                let words = action_words(view, tracker.seat(), action);
+                // Words of the ruleset's own name the values to type; the protocol's
+                // description already does.
+                let own_words = words != fill::describe(action);
+                options.push(if needs_choice(action) && own_words {
+                    // The values to type, one per parameter, in the entry's order.
+                    let values: Vec<String> = fill::parameters(action)
+                        .into_iter()
+                        .map(|(name, schema)| format!("{name} = {}", fill::describe_schema(schema)))
+                        .collect();
+                    format!("play {} VALUES = {words} ({})", i + 1, values.join("; "))
+                } else if needs_choice(action) {
+                    format!("play {} VALUES = {words}", i + 1)
+                } else {
+                    format!("play {} = {words}", i + 1)
+                });
             }
         }
     }

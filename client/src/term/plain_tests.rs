@@ -13,7 +13,7 @@ fn view(hp: u64, log: Value, active: u64) -> Value {
     };
     json!({
         "battle_id": "b", "ruleset": "synergy", "status": "playing", "seat": 0,
-        "to_act": [active], "legal": legal,
+        "to_act": [active], "legal": legal, "names": ["Ann", "Bot"],
         "outcome": null,
         "game": {"round": 1, "state": "playerTurn", "active": active, "log": log,
             "sides": [
@@ -41,7 +41,7 @@ fn reports_only_what_changed_and_prompts_once() {
     let mut r = PlainReporter::new();
     apply(&mut t, 1, view(70, json!(["Battle begins."]), 0));
     let first = r.changes(&t);
-    assert_eq!(first[0], "battle b (synergy): you are seat 0");
+    assert_eq!(first[0], "battle b (synergy): you are Ann (seat 0)");
     assert!(first.contains(&"log: Battle begins.".to_owned()));
     assert!(first.contains(&"hp: Bot 70".to_owned()));
     let prompt = r.prompt(&t, false).expect("our turn");
@@ -70,8 +70,18 @@ fn reports_only_what_changed_and_prompts_once() {
     assert_eq!(r.prompt(&t, false), None, "not our turn");
 }
 
+/// The envelope's `seats`.
 fn seats(opponent: &str) -> Value {
     json!(["connected", opponent])
+}
+
+/// The envelope's `names`: Ann, and Bot once someone holds seat 1.
+fn names(opponent: &str) -> Value {
+    if opponent == "free" {
+        json!(["Ann", "Player 2"])
+    } else {
+        json!(["Ann", "Bot"])
+    }
 }
 
 #[test]
@@ -79,13 +89,13 @@ fn the_opponent_arriving_leaving_and_returning_is_told() {
     let mut t = ViewTracker::new("b");
     let mut r = PlainReporter::new();
     let waiting = json!({"battle_id": "b", "ruleset": "synergy", "status": "waiting",
-        "seat": 0, "seats": seats("free"), "to_act": [], "prompt": null, "legal": [],
+        "seat": 0, "seats": seats("free"), "names": names("free"), "to_act": [], "prompt": null, "legal": [],
         "outcome": null, "game": null});
     apply(&mut t, 1, waiting);
     let lines = r.changes(&t);
     assert!(
         lines.contains(
-            &"waiting: the battle starts when every seat is taken; seat 1 is free".to_owned()
+            &"waiting: the battle starts when every seat is taken; waiting for Player 2".to_owned()
         ),
         "{lines:?}"
     );
@@ -94,7 +104,7 @@ fn the_opponent_arriving_leaving_and_returning_is_told() {
     apply(&mut t, 2, playing.clone());
     let lines = r.changes(&t);
     assert!(
-        lines.contains(&"notice: Bot took seat 1".to_owned()),
+        lines.contains(&"notice: Bot joined".to_owned()),
         "{lines:?}"
     );
     assert!(lines.contains(&"notice: every seat is taken: the battle starts".to_owned()));
@@ -210,4 +220,37 @@ fn the_own_clock_is_told_once_per_decision() {
     );
     apply(&mut t, 4, view(70, json!(["Battle begins."]), 0));
     assert_eq!(r.clock(&t, 60_000), None, "an untimed battle says nothing");
+}
+
+#[test]
+fn the_prompt_names_cards_and_targets_in_the_games_words() {
+    let mut t = ViewTracker::new("b");
+    let mut r = PlainReporter::new();
+    apply(
+        &mut t,
+        1,
+        json!({"battle_id": "b", "ruleset": "heroes", "status": "playing", "seat": 0,
+            "to_act": [0], "outcome": null, "names": ["Ann", "Bot"],
+            "prompt": {"decision": "turn", "text": "Your turn."},
+            "legal": [
+                {"kind": "play", "card": 25, "target": null,
+                 "spend": {"$choose": {"type": "integer", "minimum": 0, "maximum": 0}}},
+                {"kind": "attack", "target": "minion:43"},
+                {"kind": "play", "card": 30, "spend": 0,
+                 "target": {"$choose": {"enum": ["minion:43", "hero:1"]}}},
+                {"kind": "end_turn"}],
+            "game": {"phase": "main", "active": 0,
+                "minions": [{"id": 43, "name": "Apprentice", "owner": 1}],
+                "sides": [{"hand": [{"id": 25, "name": "Cleave"},
+                    {"id": 30, "name": "Hurl Axe"}]}, {}]}}),
+    );
+    let prompt = r.prompt(&t, false).expect("a prompt");
+    assert_eq!(
+        prompt,
+        "your move: Your turn. you may: play 1 = play Cleave, \
+         play 2 = Attack Bot's Apprentice (2 mana), \
+         play 3 VALUES = play Hurl Axe: choose the target (target = one of [\"minion:43\", \
+         \"hero:1\"]), end"
+    );
+    assert!(!prompt.contains("card="), "{prompt}");
 }

@@ -1,5 +1,11 @@
-//! Who is at the table: the envelope's `seats` (taken, connected, bot) read for people, and
-//! the notices a change of them deserves ("Player 2 joined", "Player 2 left", "is back").
+//! Who is at the table: the envelope's `seats` (taken, connected, bot) read for people, the
+//! one way a seat is named on screen ([`seat_name`]), and the notices a change of them
+//! deserves ("Player 2 joined", "Player 2 left", "is back").
+//!
+//! A seat is named as the server names it in its own text: the envelope's `names[i]` (the
+//! name its holder gave, a bot's name, else "Player N"), or "Player N" (counted from 1) from
+//! a server that sends no `names`. The protocol's seat numbers (from 0) appear only in
+//! commands.
 
 use serde_json::Value;
 
@@ -30,12 +36,13 @@ pub fn presence(view: &Value, seat: usize) -> Option<Presence> {
     })
 }
 
-/// How many seats the battle has, from `seats` (or `clocks`, one entry per seat); `None`
-/// when the view has neither (a replay's view).
+/// How many seats the battle has, from `seats` (or `clocks` or `names`, one entry per
+/// seat); `None` when the view has none of them (a replay's view from an older server).
 pub fn seat_count(view: &Value) -> Option<usize> {
     view["seats"]
         .as_array()
         .or_else(|| view["clocks"].as_array())
+        .or_else(|| view["names"].as_array())
         .map(Vec::len)
 }
 
@@ -47,16 +54,38 @@ pub fn free_seats(view: &Value) -> Vec<usize> {
         .collect()
 }
 
-/// What people call a seat: the name the game gives its side, else "seat N".
+/// What people call `seat`, everywhere on screen: the envelope's `names[seat]` (the name the
+/// server's own text uses), else "Player N" (1-based).
 pub fn seat_name(view: &Value, seat: usize) -> String {
-    let game = &view["game"];
-    // Synergy names its sides; gambit its teams (in PvP, one per seat).
-    match game["sides"][seat]["name"]
+    match view["names"][seat]
         .as_str()
-        .or_else(|| game["teams"][seat]["name"].as_str())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
     {
         Some(name) => name.to_owned(),
-        None => format!("seat {seat}"),
+        None => format!("Player {}", seat + 1),
+    }
+}
+
+/// [`seat_name`] for everyone but the viewer, who is "you" (`capital`: "You").
+pub fn name_for(view: &Value, seat: usize, viewer: Option<usize>, capital: bool) -> String {
+    match (viewer == Some(seat), capital) {
+        (true, true) => "You".to_owned(),
+        (true, false) => "you".to_owned(),
+        (false, _) => seat_name(view, seat),
+    }
+}
+
+/// The free seats named for people ("Player 2", "Player 2 and Player 3"); empty when none.
+pub fn free_names(view: &Value) -> String {
+    let names: Vec<String> = free_seats(view)
+        .into_iter()
+        .map(|seat| seat_name(view, seat))
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -74,15 +103,13 @@ pub fn notices(before: Option<&Value>, now: &ViewTracker) -> Vec<String> {
         };
         let name = seat_name(view, seat);
         let text = match (was, is) {
-            (Presence::Free, Presence::Here | Presence::Away) => {
-                format!("{name} took seat {seat}")
-            }
+            (Presence::Free, Presence::Here | Presence::Away) => format!("{name} joined"),
             (Presence::Here, Presence::Away) => {
                 format!("{name} left (disconnected); their seat waits for them to come back")
             }
             (Presence::Away, Presence::Here) => format!("{name} is back"),
             (Presence::Here | Presence::Away, Presence::Free) => {
-                format!("{name} gave up seat {seat} before the start")
+                format!("{name} left before the start")
             }
             _ => continue,
         };
@@ -119,7 +146,7 @@ mod tests {
         assert_eq!(
             notices(Some(&waiting), &tracker(playing.clone())),
             vec![
-                "Player 2 took seat 1".to_owned(),
+                "Player 2 joined".to_owned(),
                 "every seat is taken: the battle starts".to_owned()
             ]
         );
@@ -134,5 +161,26 @@ mod tests {
             vec!["Player 2 is back"]
         );
         assert!(notices(None, &tracker(playing)).is_empty());
+    }
+
+    #[test]
+    fn a_seat_is_named_by_the_servers_names_else_player_n() {
+        let plain = view("playing", json!("connected"));
+        assert_eq!(seat_name(&plain, 0), "Player 1");
+        assert_eq!(seat_name(&plain, 1), "Player 2");
+        let named = json!({"seats": ["connected", "bot", "free"],
+            "names": [" Ana ", "Training Automaton", "Player 3"]});
+        assert_eq!(seat_name(&named, 0), "Ana");
+        assert_eq!(seat_name(&named, 1), "Training Automaton");
+        assert_eq!(seat_name(&named, 2), "Player 3");
+        assert_eq!(free_names(&named), "Player 3");
+        assert_eq!(name_for(&named, 0, Some(0), true), "You");
+        assert_eq!(name_for(&named, 0, Some(1), true), "Ana");
+        let replayed = json!({"names": ["Ana", "Training Automaton"]});
+        assert_eq!(
+            seat_name(&replayed, 1),
+            "Training Automaton",
+            "a replay keeps names"
+        );
     }
 }

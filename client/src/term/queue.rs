@@ -1,5 +1,5 @@
-//! Waiting in the server's matchmaking queue: [`Queue::enter`] sends `queue` and reads the
-//! `queued` answer; [`Queue::next`] waits for the `matched` seat and the snapshot after it,
+//! Waiting in the server's matchmaking queue: [`Queue::enter`] gives the person's name in
+//! `hello` (when they gave one), sends `queue` and reads the `queued` answer; [`Queue::next`] waits for the `matched` seat and the snapshot after it,
 //! which become a [`PlayerSession`] on the same connection (the seat is held by it), played
 //! as after `join`; [`Queue::leave`] sends `unqueue` and closes.
 //!
@@ -11,7 +11,9 @@ use battle_protocol::{ClientMsg, Req, Seat, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use super::entry::{greet, recv_before, refusal_of};
 use super::feed::BattleFeed;
+use super::player_name::PlayerName;
 use super::reconnect::ReconnectPolicy;
 use super::session::PlayerSession;
 use super::SessionError;
@@ -30,6 +32,9 @@ pub struct QueueSpec {
     pub setup: Option<Value>,
     /// Play the server's bots after this long without a match.
     pub bot_after: Option<Duration>,
+    /// The name to play under, given in `hello` before queueing and on every reconnection
+    /// to the battle found (`None`: the server's "Player N").
+    pub name: Option<PlayerName>,
 }
 
 impl QueueSpec {
@@ -67,6 +72,8 @@ pub struct Queue {
     conn: Option<Connection>,
     /// The `queue`'s `req`, which `matched` echoes.
     req: Req,
+    /// The name given in `hello`, given again on the battle's reconnections.
+    name: Option<PlayerName>,
     ruleset: String,
     waiting: usize,
     /// The seat `matched` gave, while its snapshot is awaited.
@@ -84,14 +91,18 @@ impl Queue {
     ) -> Result<Queue, SessionError> {
         let servers = servers.into();
         let (at, mut conn) = servers.connect_first(policy.answer_timeout).await?;
-        let req = 1;
+        let mut req = 1;
+        if let Some(name) = &spec.name {
+            greet(&mut conn, name, req, policy.answer_timeout).await?;
+            req += 1;
+        }
         conn.send(&spec.to_queue(req)).await?;
         let deadline = Instant::now() + policy.answer_timeout;
         loop {
-            let msg = match tokio::time::timeout_at(deadline, conn.recv()).await {
-                Ok(msg) => msg?,
-                Err(_) => return Err(crate::ClientError::Timeout(policy.answer_timeout).into()),
-            };
+            let msg = recv_before(&mut conn, deadline, policy.answer_timeout).await?;
+            if let Some(refused) = refusal_of(&msg, req) {
+                return Err(refused);
+            }
             match msg {
                 ServerMsg::Queued {
                     ruleset,
@@ -104,17 +115,12 @@ impl Queue {
                         policy,
                         conn: Some(conn),
                         req,
+                        name: spec.name.clone(),
                         ruleset,
                         waiting,
                         seat: None,
                     })
                 }
-                ServerMsg::Error {
-                    code,
-                    message,
-                    req: Some(r),
-                    ..
-                } if r == req => return Err(SessionError::Refused { code, message }),
                 _ => {}
             }
         }
@@ -159,6 +165,7 @@ impl Queue {
                         conn,
                         tracker,
                         &token,
+                        self.name.clone(),
                         self.policy,
                         self.req + 1,
                     );

@@ -5,7 +5,9 @@
 use battle_protocol::{Req, Seat};
 use serde_json::Value;
 
-use super::feed::{BattleFeed, Entry};
+use super::entry::Entry;
+use super::feed::BattleFeed;
+use super::player_name::PlayerName;
 use super::reconnect::ReconnectPolicy;
 use super::SessionError;
 use crate::Servers;
@@ -22,32 +24,31 @@ impl PlayerSession {
     /// Connect to the first of `servers` that answers (one URL, or several: the nodes of a
     /// cluster, tried in turn after a dropped connection) and take `seat` (or the first free
     /// seat) in `battle_id`, bringing `setup` to it (a deck, a class, a party; `None`: the
-    /// ruleset's default).
+    /// ruleset's default). With `name`, every connection of the session gives it in `hello`
+    /// first, so the seat is named by it (`None`: the server's "Player N").
     pub async fn join(
         servers: impl Into<Servers>,
         battle_id: &str,
         seat: Option<Seat>,
         setup: Option<Value>,
+        name: Option<PlayerName>,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        Self::open(servers.into(), battle_id, Entry::Join(seat, setup), policy).await
+        let entry = Entry::Join(seat, setup);
+        Self::open(servers.into(), battle_id, entry, name, policy).await
     }
 
     /// Connect to the first of `servers` that answers and take back the seat that `token`
-    /// belongs to.
+    /// belongs to, giving `name` first on every connection as [`PlayerSession::join`] does.
     pub async fn rejoin(
         servers: impl Into<Servers>,
         battle_id: &str,
         token: &str,
+        name: Option<PlayerName>,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        Self::open(
-            servers.into(),
-            battle_id,
-            Entry::Rejoin(token.to_owned()),
-            policy,
-        )
-        .await
+        let entry = Entry::Rejoin(token.to_owned());
+        Self::open(servers.into(), battle_id, entry, name, policy).await
     }
 
     /// The seat `seat` held with `token`, followed through `feed`.
@@ -59,9 +60,10 @@ impl PlayerSession {
         servers: Servers,
         battle_id: &str,
         entry: Entry,
+        name: Option<PlayerName>,
         policy: ReconnectPolicy,
     ) -> Result<PlayerSession, SessionError> {
-        let (feed, seating) = BattleFeed::open(servers, battle_id, entry, policy).await?;
+        let (feed, seating) = BattleFeed::open(servers, battle_id, entry, name, policy).await?;
         let Some((seat, token)) = seating else {
             return Err(SessionError::Unexpected("joined without a seat".into()));
         };
@@ -122,7 +124,7 @@ impl SpectatorSession {
         policy: ReconnectPolicy,
     ) -> Result<SpectatorSession, SessionError> {
         let (feed, _) =
-            BattleFeed::open(servers.into(), battle_id, Entry::Spectate, policy).await?;
+            BattleFeed::open(servers.into(), battle_id, Entry::Spectate, None, policy).await?;
         Ok(SpectatorSession { feed })
     }
 

@@ -27,6 +27,7 @@ impl Proc {
         let mut child = Command::new(env!("CARGO_BIN_EXE_battle-client"))
             .args(args)
             .env_remove("BATTLE_SERVER")
+            .env_remove("BATTLE_NAME")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -65,9 +65,9 @@ fn under_ten_seconds_the_countdown_shows_tenths_in_red() {
 #[test]
 fn a_spectator_sees_whose_time_runs() {
     let buffer = render_buffer(timed(None, 61_000), Link::Connected, extras());
-    let (row, _) = row_with(&buffer, "Player 1:01");
+    let (row, _) = row_with(&buffer, "Ana 1:01");
     assert_eq!(
-        row, "⏱ Player 1:01 · banks: Player 2:15",
+        row, "⏱ Ana 1:01 · banks: Ana 2:15",
         "the bot's bank means nothing: left out"
     );
     // Without `seats` nothing says which seat is a bot: every bank is shown.
@@ -76,11 +76,33 @@ fn a_spectator_sees_whose_time_runs() {
         .expect("a view is an object")
         .remove("seats");
     let passed = render_buffer(view, Link::Connected, extras());
-    let (row, _) = row_with(&passed, "Player 0:00");
-    assert_eq!(
-        row,
-        "⏱ Player 0:00 · banks: Player 2:15, Training Automaton 2:00"
-    );
+    let (row, _) = row_with(&passed, "Ana 0:00");
+    assert_eq!(row, "⏱ Ana 0:00 · banks: Ana 2:15, Training Automaton 2:00");
+}
+
+#[test]
+fn the_clock_line_is_gone_once_the_battle_is_over() {
+    let mut view = super::finished();
+    view["clocks"] = json!([
+        {"bank_ms": 135_000, "deadline": null},
+        {"bank_ms": 120_000, "deadline": null}
+    ]);
+    let screen = text_of(&render_buffer(view, Link::Connected, extras()));
+    assert!(!screen.contains('⏱'), "{screen}");
+    assert!(!screen.contains("banks"), "{screen}");
+    assert!(screen.contains("battle over"), "{screen}");
+}
+
+#[test]
+fn a_battle_between_the_servers_bots_has_no_clock_line() {
+    let mut view = timed(None, 0);
+    view["seats"] = json!(["bot", "bot"]);
+    view["clocks"] = json!([
+        {"bank_ms": 120_000, "deadline": null},
+        {"bank_ms": 120_000, "deadline": null}
+    ]);
+    let screen = text_of(&render_buffer(view, Link::Connected, extras()));
+    assert!(!screen.contains('⏱'), "{screen}");
 }
 
 #[test]

@@ -133,7 +133,7 @@ fn editing(ids: [&str; 3], then: &str) -> Value {
 }
 
 /// A PvE battle before encounter 1 (planning), as seat 0 sees it.
-fn planning() -> Value {
+pub(super) fn planning() -> Value {
     json!({
         "battle_id": "kg4fme4qk7", "ruleset": "gambit", "status": "playing", "seat": 0,
         "seats": ["connected"], "to_act": [0], "legal": editing(["A", "B", "C"], "start"),
@@ -229,7 +229,7 @@ fn planning_screen_shows_rules_and_enemies() {
         "← your move",
         "Party (you)",
         "Enemies",
-        "grunt2 Grunt",
+        "Grunt #2",
         "▶1 Taunt · always",
         " 2 Brace · if own HP below 25%",
         "Vanguard's skills",
@@ -238,6 +238,7 @@ fn planning_screen_shows_rules_and_enemies() {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
     assert!(!shown.contains("planning"), "no raw phase names:\n{shown}");
+    assert!(!shown.contains("grunt"), "no unit ids:\n{shown}");
     assert_snapshot("gambit_planning", &shown);
 }
 
@@ -248,8 +249,8 @@ fn fight_screen_shows_intent_and_why_lines() {
     let shown = screen(view, &ui, false);
     for needle in [
         "Encounter 1/6 · tick 3 · Fighting · the fight runs by itself; p pauses it",
-        "→ Strike on grunt1, 1/2 ticks left (executing)",
-        "→ Mend on C, 1 of 2 ticks left (queued)",
+        "→ Strike on Grunt #1, 1/2 left (executing)",
+        "→ Mend on C Arcanist, 1/2 ticks left (queued)",
         "shield 30 · taunting 2 ticks",
         "poisoned 3 ticks",
         "✕ down",
@@ -368,8 +369,8 @@ fn pvp_planning_hides_the_opponents_rules() {
     let shown = screen(view.clone(), &GambitUi::default(), false);
     for needle in [
         "Duel · tick 0 · Planning · program your party (Enter edits), then s: ready",
-        "Player 2 (you) · seat 1",
-        "Player 1 · seat 0 · ready",
+        "Player 2 (you)",
+        "Player 1 · ready",
         "D Vanguard: rules and why",
         "s ready",
     ] {
@@ -415,25 +416,36 @@ fn spectator_screen_is_read_only() {
 }
 
 #[test]
-fn help_box_says_how_gambit_plays() {
-    let shown = screen(planning(), &GambitUi::default(), true);
+fn the_help_page_ends_with_the_panels_keys() {
+    let mut view = planning();
+    view["game"]["log"] = json!([]);
+    let tracker = super::tracker(view.clone());
+    let link = battle_client::term::Link::Connected;
+    let keys = battle_client::term::ui::help::sections(&battle_client::term::ui::Screen::of(
+        &tracker, &link,
+    ))
+    .pop()
+    .expect("the page has sections");
+    assert_eq!(keys.heading, "Keys");
     for needle in [
-        "How gambit plays",
-        "first",
-        "taunt",
         "Esc closes the editor",
         "k skip",
+        "s          start the fight",
     ] {
-        assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
+        assert!(
+            keys.lines.iter().any(|l| l.contains(needle)),
+            "{needle:?} missing: {keys:?}"
+        );
     }
-    assert_snapshot("gambit_help", &shown);
+    let shown = screen(view, &GambitUi::default(), true);
+    assert!(shown.contains("how to play gambit"), "{shown}");
 }
 
 fn finished(winners: Value, summary: &str) -> Value {
     let mut view = fighting();
     view["status"] = json!("finished");
     view["legal"] = json!([]);
-    view["outcome"] = json!({"winners": winners, "summary": summary});
+    view["outcome"] = json!({"winners": winners, "summary": summary, "reason": "completed"});
     view["game"]["phase"] = json!("over");
     view["game"]["result"] = json!({"winners": winners, "summary": summary});
     view["game"]["log"]
@@ -453,7 +465,7 @@ fn won_and_lost_runs_are_told() {
         &GambitUi::default(),
         false,
     );
-    assert!(won.contains("You won."), "{won}");
+    assert!(won.contains("You won the run."), "{won}");
     assert!(won.contains("battle over"), "{won}");
     assert_snapshot("gambit_won", &won);
     let lost = screen(
@@ -464,7 +476,7 @@ fn won_and_lost_runs_are_told() {
         &GambitUi::default(),
         false,
     );
-    assert!(lost.contains("You lost: the run is over."), "{lost}");
+    assert!(lost.contains("You lost the run."), "{lost}");
     assert!(!lost.contains("draw"), "{lost}");
     assert_snapshot("gambit_lost", &lost);
 }

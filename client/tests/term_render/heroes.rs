@@ -140,10 +140,21 @@ pub(super) fn main_phase(seat: Option<u64>) -> Value {
     })
 }
 
+/// The size of the terminal the people who try the client use (tmux's 120 x 40).
+const ROOMY: Option<(u16, u16)> = Some((120, 40));
+
 #[test]
 fn main_phase_shows_the_hand_and_numbered_actions() {
-    let shown = render(main_phase(Some(0)), Link::Connected, "", false);
+    let shown = render_with(
+        main_phase(Some(0)),
+        Link::Connected,
+        Extras {
+            size: ROOMY,
+            ..Extras::default()
+        },
+    );
     for needle in [
+        "heroes · Player 1 (you)",
         "Round 4 · Player 1's turn (yours) · Player 1 plays the main phase",
         "← your move",
         "1. Cleave (3) Deal 2 damage",
@@ -154,15 +165,18 @@ fn main_phase_shows_the_hand_and_numbered_actions() {
         "Level up 4/10: Reach 10 Max Mana",
         "Equipment: weapon Rusty Axe",
         "Upgrades: iron will",
-        "#6 Shield Bearer 1/4 · sick",
+        "Shield Bearer 1/4 · sick",
         "market · mid tier",
-        "1. (bought)",
-        "4. Rally Horn · 3 gold Once per game",
+        "• (bought)",
+        "• Rally Horn · 3 gold Once per game",
         "▸[1] play Cleave",
         "[3] play Blood Frenzy: choose the target …",
+        "[5] Attack Player 2's Apprentice (2 mana)",
         "[6] Attack Player 2's hero (2 mana)",
         "[8] declare attackers: choose who attacks …",
         "[9] end the turn (e)",
+        "↑↓ and Enter, or 1-9, to act; e ends the turn:",
+        "Player 2 plays Storm Adept.",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
@@ -171,6 +185,9 @@ fn main_phase_shows_the_hand_and_numbered_actions() {
             !shown.contains(name),
             "{name} is in the other hand:\n{shown}"
         );
+    }
+    for id in ["#2", "#6", "#43", "#47", "seat 0", "seat 1"] {
+        assert!(!shown.contains(id), "no ids ({id}) on screen:\n{shown}");
     }
     assert_snapshot("heroes_main_phase", &shown);
 }
@@ -237,11 +254,12 @@ fn combat_shows_attackers_and_blocks() {
     for needle in [
         "Player 2's turn · Player 1 may use the Defensive Ability on an unblocked attacker",
         "Combat: Player 2 attacks Player 1 with",
-        "Blocks: Shield Bearer #6 blocks",
-        "#6 Shield Bearer 1/4 · sick · blocks #43",
-        "#47 Storm Adept 3/1 of 2 · tapped · attacking",
-        "[1] Defensive Ability against Storm Adept #47",
+        "Blocks: Shield Bearer blocks Apprentice.",
+        "Shield Bearer 1/4 · sick · blocks Apprentice",
+        "Storm Adept 3/1 of 2 · tapped · attacking",
+        "[1] Defensive Ability against Storm Adept",
         "[2] no defence",
+        "Enter, or 1-2, to act:",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
@@ -289,7 +307,7 @@ fn a_finished_game_shows_the_result() {
     assert_snapshot("heroes_over", &shown);
 }
 
-/// Seat 0 declares blockers against Apprentice #43 and Storm Adept #47.
+/// Seat 0 declares blockers against the Apprentice and the Storm Adept.
 fn blocking() -> Value {
     let mut view = main_phase(Some(0));
     view["legal"] = json!([{"kind": "block", "blockers": [2, 6], "attackers": {"$choose": {
@@ -327,10 +345,10 @@ fn blockers_are_chosen_in_a_form_one_line_per_blocker() {
     );
     for needle in [
         "Choosing: declare blockers",
-        "Pit Brawler #2 blocks: 1.nobody [2.Apprentice",
-        "▸ Shield Bearer #6 blocks: 1.nobody",
-        "[3.Storm Adept #47]",
-        "↑↓ field · ←→ value · 1-9/space choose · Enter send · Esc back",
+        "Pit Brawler blocks: 1.nobody [2.Apprentice]",
+        "▸ Shield Bearer blocks: 1.nobody",
+        "[3.Storm Adept]",
+        "↑↓ field · ←→/1-9 value · Enter send · Esc back",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }

@@ -205,7 +205,7 @@ fn main_phase_shows_the_hand_the_inkwell_and_named_actions() {
     let shown = render(main_phase(Some(0)), Link::Connected, "", false);
     for needle in [
         "Turn 11 · Player 1's turn · main phase · Player 1 plays the main phase  ← your move",
-        "▶ Player 1 (you) · seat 0 · went first",
+        "▶ Player 1 (you) · went first",
         "Lore 8/20 ████░░░░░░ · Ink 4/5 ready",
         "Hand 4 · Deck 44 · Discard 4 · inked this turn",
         "Inkwell: Storm Herald · Ironbark Sentinel ·",
@@ -246,7 +246,7 @@ fn the_opponent_sees_counts_not_cards() {
     assert_eq!(leaked(&shown, hidden), Vec::<&str>::new(), "{shown}");
     for needle in [
         "Turn 11 · Player 1's turn · main phase · Player 1 plays the main phase",
-        "Player 2 (you) · seat 1",
+        "Player 2 (you)",
         "Lore 8/20 ████░░░░░░ · Ink 4/5 ready",
         "Inkwell: Tidewater Messenger · Tower Sage ·",
         "Welcome Banner · Lantern Sprite · Mending Salve",
@@ -346,8 +346,8 @@ fn triggers_in_the_bag_are_listed_in_order_with_whose_they_are() {
         "main phase · Player 1 resolves a trigger from the bag  ← your move",
         "bag · Player 1 chooses next",
         "Player 1's first (any order), then Player 2's.",
-        "1. Player 1's Copper Squire (no longer in play):",
-        "When this character is banished, draw a card.",
+        "1. Your Copper Squire (no longer in play):",
+        "this character is banished, draw a card.",
         "2. Player 2's Graveborn Piper: Whenever one of",
         "Choose which of your triggered abilities in the",
         "▸[1] resolve: Copper Squire's trigger",
@@ -406,7 +406,7 @@ fn an_open_action_names_its_choices_by_card() {
         "▸ what to challenge: 1.Stonebridge Warden",
         "(theirs, 2/5, 3 damage) [2.Sunken Library",
         "(theirs, location, willpower 8)]",
-        "↑↓ field · ←→ value · 1-9/space choose · Enter send · Esc back",
+        "←→/1-9 value · Enter send · Esc back",
     ] {
         assert!(shown.contains(needle), "{needle:?} missing:\n{shown}");
     }
@@ -445,7 +445,7 @@ fn a_finished_game_shows_the_result() {
     view["to_act"] = json!([]);
     view["legal"] = json!([]);
     view["prompt"] = Value::Null;
-    view["outcome"] = json!({"summary": summary, "winners": [0]});
+    view["outcome"] = json!({"summary": summary, "winners": [0], "reason": "score"});
     let game = &mut view["game"];
     game["phase"] = json!("over");
     game["turn"] = json!(19);
@@ -468,7 +468,7 @@ fn a_finished_game_shows_the_result() {
     for needle in [
         "Turn 19 · game over",
         "battle over",
-        "You won.",
+        "You won with 20 lore.",
         summary,
         "Lore 20/20 ██████████",
         "battle over · ↑↓ log",

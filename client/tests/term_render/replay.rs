@@ -31,7 +31,7 @@ fn replay() -> Replay {
     middle["game"]["log"]
         .as_array_mut()
         .expect("the fixture's log is an array")
-        .push(json!("Player plays Bark Guard: gains 8 block; +8 score."));
+        .push(json!("Ana plays Bark Guard: gains 8 block; +8 score."));
     let mut end = as_replayed(finished());
     for side in end["game"]["sides"]
         .as_array_mut()
@@ -87,7 +87,7 @@ fn a_replay_step_looks_like_watching_live() {
         "{screen}"
     );
     assert!(
-        screen.contains("Player plays Bark Guard"),
+        screen.contains("Ana plays Bark Guard"),
         "the step's log line"
     );
     assert!(
@@ -104,9 +104,12 @@ fn a_replay_step_looks_like_watching_live() {
 fn the_last_step_shows_the_result() {
     let screen = step_screen(&replay(), 2, "");
     assert!(screen.contains("step 2/2"), "{screen}");
-    assert!(screen.contains("Player won."), "{screen}");
     assert!(
-        screen.contains("Player: score 38 + 100 for the win + 30 for ending healthy = 168"),
+        screen.contains("Ana won: Training Automaton was knocked out."),
+        "a replay keeps the names:\n{screen}"
+    );
+    assert!(
+        screen.contains("Ana: score 38 + 100 for the win + 30 for ending healthy = 168"),
         "{screen}"
     );
 }

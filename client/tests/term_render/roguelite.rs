@@ -110,7 +110,7 @@ fn the_players_phase_shows_hand_queue_statuses_and_intent() {
         "Depth 2/3, the Drowned Halls · Battle 5/9 · Your phase 2 (limit 30) · 1 phase in a row",
         "← your move",
         "Phase queue, round 1 (speed 52 against 30): ▶ you ×1 → Tide Golem ×1 → a new round",
-        "▶ You · seat 0",
+        "▶ You ─",
         "78/80",
         "0/25 Armor Break",
         "Energy 3/3 · Guard 0 · Speed 52 (initiative)",
@@ -161,12 +161,12 @@ fn a_spectator_sees_no_hand() {
     }
     for needle in [
         "spectator",
-        "The player's phase 2 (limit 30)",
-        "▶ The player · seat 0",
+        "Player 1's phase 2 (limit 30)",
+        "▶ Player 1 ─",
         "hand (hidden)",
-        "The player holds 5 cards.",
+        "Player 1 holds 5 cards.",
         "Only the player sees them.",
-        "The player plays cards, then ends the turn.",
+        "Player 1 plays cards, then ends the turn.",
         "Spectating: the run plays live.",
         "Next phase: Undertow",
         "Poison ×3 (3 turns)",
@@ -222,7 +222,7 @@ fn the_enemys_phase_runs_by_itself() {
     let shown = render(enemy_phase(None), Link::Connected, "", false);
     for needle in [
         "Battle 5/9 · Glass Mantis acts (2 energy left) · 3 phases in a row",
-        "Phase queue, round 3 (speed 48 against 88): ▶ Glass Mantis ×3 → the player ×1",
+        "Phase queue, round 3 (speed 48 against 88): ▶ Glass Mantis ×3 → Player 1 ×1",
         "▶ Glass Mantis · enemy",
         "AP none (no armor to break)",
         "Energy 2 left of 2 a phase",
@@ -275,7 +275,7 @@ fn each_enemy_action_streams_in_as_a_patch() {
 }
 
 /// Seed 3 after its first battle: the Rust Sentry fell; two cards and an armor on offer.
-fn reward(seat: Option<u64>) -> Value {
+pub(super) fn reward(seat: Option<u64>) -> Value {
     let mut player = json!({
         "ap": 11, "armor": "Quilted Jerkin", "deck_size": 10, "def_pct": 5,
         "discard_count": 5, "draw_count": 5, "energy": 0, "guard": 0, "hand_count": 0,
@@ -372,9 +372,9 @@ fn between_battles_the_reward_is_offered() {
 
     let watched = render(reward(None), Link::Connected, "", false);
     for needle in [
-        "Battle 1/9 · Won: the player chooses a reward",
+        "Battle 1/9 · Won: Player 1 chooses a reward",
         "Riveted Hauberk: armor, put on whole",
-        "The player takes a reward or skips it.",
+        "Player 1 takes a reward or skips it.",
     ] {
         assert!(watched.contains(needle), "{needle:?} missing:\n{watched}");
     }
@@ -443,7 +443,8 @@ fn finished(won: bool, seat: Option<u64>) -> Value {
     });
     let mut view = envelope(seat, game, json!([]), Value::Null);
     view["status"] = json!("finished");
-    view["outcome"] = json!({"summary": summary, "winners": winners});
+    let reason = if won { "completed" } else { "knockout" };
+    view["outcome"] = json!({"summary": summary, "winners": winners, "reason": reason});
     view
 }
 
@@ -469,14 +470,17 @@ fn a_finished_run_shows_the_result() {
 
     let lost = render(finished(false, Some(0)), Link::Connected, "", false);
     for needle in [
-        "You lost the run.",
+        "You lost the run: you were defeated.",
         "you fall to The Hollow Regent in battle 9",
-        "You · seat 0 · fallen",
+        "You · fallen",
     ] {
         assert!(lost.contains(needle), "{needle:?} missing:\n{lost}");
     }
     let watched = render(finished(false, None), Link::Connected, "", false);
-    assert!(watched.contains("The player lost the run."), "{watched}");
+    assert!(
+        watched.contains("Player 1 lost the run: they were defeated."),
+        "{watched}"
+    );
     assert_snapshot("roguelite_lost_spectator", &watched);
 }
 

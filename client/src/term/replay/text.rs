@@ -102,6 +102,7 @@ mod tests {
         let start = json!({
             "battle_id": "kg4fme4qk7", "ruleset": "synergy", "status": "playing",
             "seat": null, "to_act": [0], "prompt": null, "legal": [], "outcome": null,
+            "names": ["Player", "Training Automaton"],
             "game": {"sides": [{"name": "Player"}, {"name": "Training Automaton"}],
                      "log": ["Round 1 of 40: Player's turn."], "result": null}
         });

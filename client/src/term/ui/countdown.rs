@@ -1,7 +1,7 @@
 //! The clock line of a timed battle, above every ruleset's panel: for each awaited seat the
 //! time left until its deadline ("your time" for the viewer's own seat), red and bold under
-//! ten seconds, then each seat's bank. Nothing for an untimed battle or a view without
-//! `clocks` (a replay).
+//! ten seconds, then each seat's bank. Nothing for an untimed battle, a battle that is over,
+//! or a view without `clocks` (a replay).
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -10,8 +10,11 @@ use super::Screen;
 use crate::term::clock::{clocks, countdowns, format_bank, format_left};
 use crate::term::presence::{presence, seat_name, Presence};
 
-/// The clock line for `screen` at its `now_ms`, or `None` when the battle is untimed.
+/// The clock line for `screen` at its `now_ms`, or `None` when the battle is untimed or over.
 pub fn clock_line(screen: &Screen) -> Option<Line<'static>> {
+    if screen.tracker.is_over() {
+        return None;
+    }
     let view = screen.tracker.view()?;
     let all = clocks(view)?;
     let viewer = screen.tracker.seat();
@@ -48,6 +51,10 @@ pub fn clock_line(screen: &Screen) -> Option<Line<'static>> {
             format!("{who} {}", format_bank(c.bank_ms))
         })
         .collect();
+    if banks.is_empty() && spans.len() == 1 {
+        // Only the server's seats are timed here, and they never run out: nothing to show.
+        return None;
+    }
     if !banks.is_empty() {
         let lead = if spans.len() > 1 {
             " · banks: "

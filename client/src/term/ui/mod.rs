@@ -12,20 +12,22 @@
 pub mod countdown;
 pub mod gambit;
 pub mod generic;
+pub mod help;
 pub mod heroes;
 pub mod lore;
+pub mod names;
 pub mod picker;
 pub mod queue;
 pub mod roguelite;
 pub mod synergy;
 
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::keys::{HELP_LINES, KEY_HINTS, PICKER_HELP_LINES};
+use super::hand::HandNumbers;
 use super::reconnect::Link;
 use crate::ViewTracker;
 
@@ -38,8 +40,10 @@ pub struct Screen<'a> {
     pub link: &'a Link,
     /// The last thing worth telling the person (a refusal, a server error, a notice).
     pub status: &'a str,
-    /// Whether the help box is open.
+    /// Whether the "how to play" page is open.
     pub show_help: bool,
+    /// How many rows the page is scrolled down (clamped to [`help::max_scroll`]).
+    pub help_scroll: usize,
     /// How others can join and watch, shown while the battle waits for players.
     pub invite: &'a [String],
     /// How many log lines the person has scrolled back from the newest.
@@ -50,6 +54,8 @@ pub struct Screen<'a> {
     /// Every other ruleset but synergy: the cursor over the legal actions and the open one
     /// being filled (`None`: cursor on the first, nothing being filled).
     pub picker: Option<&'a crate::term::picker::Picker>,
+    /// The numbers of the viewer's hand, kept through a turn (`None`: by position).
+    pub hand: Option<&'a HandNumbers>,
     /// The time the clock line counts down from, in Unix milliseconds.
     pub now_ms: u64,
     /// A replay's step line ("step 3/41 · autoplay off (1 s) · " and the keys): the screen
@@ -65,10 +71,12 @@ impl Screen<'_> {
             link,
             status: "",
             show_help: false,
+            help_scroll: 0,
             invite: &[],
             log_scroll: 0,
             gambit: None,
             picker: None,
+            hand: None,
             now_ms: crate::term::clock::now_ms(),
             replay: None,
         }
@@ -81,18 +89,28 @@ impl Screen<'_> {
     }
 }
 
+/// A legal entry in the words of its ruleset's panel, naming the cards, minions and rewards it
+/// refers to ("play Cleave at Player 2's hero", "take Riveted Hauberk (armor, put on whole)");
+/// for a ruleset without words of its own, as the protocol describes it. For plain mode's
+/// list of what may be typed.
+pub fn action_words(
+    view: &serde_json::Value,
+    me: Option<usize>,
+    entry: &serde_json::Value,
+) -> String {
+    match view["ruleset"].as_str() {
+        Some("heroes") => heroes::action_words(view, me, entry),
+        Some("lore") => lore::action_words(view, me, entry),
+        Some("roguelite") => roguelite::action_words(view, entry),
+        _ => crate::fill::describe(&crate::term::form::shown(entry)),
+    }
+}
+
 /// Whether keys in this battle go through the legal-action picker: every ruleset with a
 /// game in play but synergy (cards by hand position) and gambit (its own selection).
 pub fn uses_picker(view: &serde_json::Value) -> bool {
     !view["game"].is_null() && view["ruleset"] != "synergy" && view["ruleset"] != "gambit"
 }
-
-/// The key hints while the picker takes the keys.
-const PICKER_HINTS: &str =
-    "↑↓ choose · Enter/1-9 act · e end turn · PgUp/PgDn log · ? help · q quit";
-
-/// The key hints while an open action is being filled.
-const FORM_HINTS: &str = "↑↓ field · ←→ value · 1-9/space choose · Enter send · Esc back";
 
 /// Draw `screen` over the whole frame.
 pub fn draw(frame: &mut Frame, screen: &Screen) {
@@ -120,41 +138,108 @@ pub fn draw(frame: &mut Frame, screen: &Screen) {
         Some(v) if v["ruleset"] == "lore" => lore::draw(frame, body, screen),
         Some(_) => generic::draw(frame, body, screen),
     }
-    frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled("» ", Style::new().fg(Color::Yellow)),
-            Span::raw(screen.status),
-        ])),
-        status,
-    );
+    frame.render_widget(Paragraph::new(status_line(screen)), status);
     let in_gambit = view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null());
     let gambit_hints = in_gambit.then(|| gambit::key_hints(screen));
+    let seat_hints: String;
     let hints = if let Some(line) = screen.replay {
         line
     } else if let Some(hints) = &gambit_hints {
         hints.as_str()
     } else if let Link::Failed(_) = screen.link {
-        "not connected · r reconnect · ↑↓ log · ? help · q quit"
+        "not connected · r reconnect · ↑↓ log · ? how to play · q quit"
     } else if screen.tracker.is_over() {
-        "battle over · ↑↓ log · ? help · q quit"
+        "battle over · ↑↓ log · ? how to play · q quit"
     } else if screen.tracker.seat().is_some() && view.is_some_and(uses_picker) {
-        if screen.picker.is_some_and(|p| p.form.is_some()) {
-            FORM_HINTS
+        if let Some(form) = screen.picker.and_then(|p| p.form.as_ref()) {
+            seat_hints = form_hints(form);
+            seat_hints.as_str()
         } else {
-            PICKER_HINTS
+            seat_hints = picker_hints(screen);
+            seat_hints.as_str()
         }
     } else if screen.tracker.seat().is_some() {
-        KEY_HINTS
+        seat_hints = synergy::key_hints(screen);
+        seat_hints.as_str()
     } else {
-        "spectating (read-only) · ↑↓ log · ? help · q quit"
+        "spectating (read-only) · ↑↓ log · ? how to play · q quit"
     };
     frame.render_widget(
         Paragraph::new(hints).style(Style::new().add_modifier(Modifier::DIM)),
         keys,
     );
     if screen.show_help {
-        draw_help(frame, frame.area(), screen);
+        help::draw(frame, help_area(frame.area()), screen);
     }
+}
+
+/// Where the "how to play" page goes on a screen of `area`: over everything but the header
+/// and the two bottom lines (the status and the keys stay in sight).
+pub fn help_area(area: Rect) -> Rect {
+    let [_, middle, _] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(2),
+    ])
+    .areas(area);
+    middle
+}
+
+/// The status line: the last thing worth telling; with nothing to tell while the battle goes
+/// on and this client has no move to make, how others watch it (dimmed), so the command
+/// printed before the screen opened stays in sight.
+fn status_line(screen: &Screen) -> Line<'static> {
+    let mark = Span::styled("» ", Style::new().fg(Color::Yellow));
+    if !screen.status.is_empty() || screen.tracker.is_over() || screen.my_move() {
+        return Line::from(vec![mark, Span::raw(screen.status.to_owned())]);
+    }
+    let watch = screen.invite.iter().find(|l| l.contains(" watch "));
+    match watch {
+        Some(line) if screen.replay.is_none() => Line::from(vec![
+            mark,
+            Span::styled(line.clone(), Style::new().add_modifier(Modifier::DIM)),
+        ]),
+        _ => Line::from(vec![mark]),
+    }
+}
+
+/// The key hints while an open action is being filled: the field keys when there is more
+/// than one field, and the value keys of the field being filled.
+fn form_hints(form: &crate::term::form::Form) -> String {
+    use crate::term::form::Choice;
+    let field = if form.open_fields().count() > 1 {
+        "↑↓ field · "
+    } else {
+        ""
+    };
+    let value = match &form.field().choice {
+        Choice::One { .. } => "←→/1-9 value",
+        Choice::Number { .. } => "←→/0-9 number",
+        Choice::Many { .. } => "1-9/space choose",
+    };
+    format!("{field}{value} · Enter send · Esc back")
+}
+
+/// The key hints of a seat acting through the picker: only the keys that apply now.
+fn picker_hints(screen: &Screen) -> String {
+    let legal = screen.tracker.legal_actions();
+    if legal.is_empty() {
+        return "waiting · PgUp/PgDn log · ? how to play · q quit".to_owned();
+    }
+    let end = match picker::end_key(legal) {
+        Some("passes the turn") => " · e pass turn",
+        Some(_) => " · e end turn",
+        None => "",
+    };
+    let choose = if legal.len() > 1 {
+        "↑↓ choose · "
+    } else {
+        ""
+    };
+    format!(
+        "{choose}Enter/{} act{end} · PgUp/PgDn log · ? how to play · q quit",
+        picker::digit_keys(legal)
+    )
 }
 
 /// "← your move" when this client may act for its seat now, or why its seat's turn cannot be
@@ -182,8 +267,11 @@ pub fn verdict_color(tracker: &ViewTracker) -> Color {
     }
 }
 
+/// The result box's last line: how to leave.
+pub const LEAVE: &str = "Press q to leave; the result stays on your terminal.";
+
 /// The "battle over" box: `lines`, the first (the verdict) bold in `color`, then how to
-/// leave.
+/// leave ([`LEAVE`]).
 pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color: Color) {
     let mut text: Vec<Line> = lines
         .into_iter()
@@ -196,9 +284,7 @@ pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color:
             }
         })
         .collect();
-    text.push(Line::raw(
-        "Press q to leave; the result stays on your terminal.",
-    ));
+    text.push(Line::raw(LEAVE));
     frame.render_widget(
         Paragraph::new(text)
             .wrap(Wrap { trim: true })
@@ -215,17 +301,10 @@ fn draw_waiting(frame: &mut Frame, area: Rect, view: &serde_json::Value, screen:
             "Waiting for players: the battle starts when every seat is taken.",
             Style::new().add_modifier(Modifier::BOLD),
         ),
-        Line::raw(match free.as_slice() {
-            [] => "Every seat is taken; the battle is starting.".to_owned(),
-            [seat] => format!("Seat {seat} is still free."),
-            seats => format!(
-                "Seats {} are still free.",
-                seats
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+        Line::raw(if free.is_empty() {
+            "Every seat is taken; the battle is starting.".to_owned()
+        } else {
+            format!("Still to come: {}.", super::presence::free_names(view))
         }),
         Line::raw("Each player brings their own setup (such as a deck) when taking a seat."),
         Line::raw(""),
@@ -252,10 +331,11 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
         .and_then(|v| v["ruleset"].as_str())
         .unwrap_or("?")
         .to_owned();
-    let role = match t.seat() {
+    let role = match (t.seat(), t.view()) {
         _ if screen.replay.is_some() => "replay".to_owned(),
-        Some(seat) => format!("seat {seat}"),
-        None => "spectator".to_owned(),
+        (Some(seat), Some(view)) => format!("{} (you)", super::presence::seat_name(view, seat)),
+        (Some(seat), None) => format!("Player {} (you)", seat + 1),
+        (None, _) => "spectator".to_owned(),
     };
     let (indicator, color) = if screen.replay.is_some() {
         ("▶ recorded".to_owned(), Color::Cyan)
@@ -283,50 +363,17 @@ fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
     );
 }
 
-/// The help box: the keys, then how the game itself works (for synergy: the sigils,
-/// synergies, scoring and every card in the hand with what it does; gambit has keys of its
-/// own and how rules, ticks and targeting work).
-fn draw_help(frame: &mut Frame, area: Rect, screen: &Screen) {
-    let view = screen.tracker.view();
-    if view.is_some_and(|v| v["ruleset"] == "gambit" && !v["game"].is_null()) {
-        return draw_help_box(frame, area, gambit::help_lines(screen.tracker));
-    }
-    let lines: &[&str] = if view.is_some_and(uses_picker) && screen.tracker.seat().is_some() {
-        &PICKER_HELP_LINES
-    } else {
-        &HELP_LINES
-    };
-    let mut text: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
-    if screen
-        .tracker
-        .view()
-        .is_some_and(|v| v["ruleset"] == "synergy")
-    {
-        text.push(String::new());
-        text.extend(synergy::rules_help(screen.tracker));
-    }
-    draw_help_box(frame, area, text);
+/// The fewest rows the log box gets on a panel `height` rows tall: a quarter of it and at
+/// least 5 (3 lines), so boxes sized to their content never squeeze the log to a line.
+pub fn log_rows(height: u16) -> usize {
+    (usize::from(height) / 4).max(5)
 }
 
-/// The help box with `text`, centred.
-fn draw_help_box(frame: &mut Frame, area: Rect, text: Vec<String>) {
-    let widest = text.iter().map(|l| l.chars().count()).max().unwrap_or(40);
-    let width = (widest as u16 + 4).min(area.width);
-    let [area] = Layout::horizontal([Constraint::Length(width)])
-        .flex(Flex::Center)
-        .areas(area);
-    let height = (text.len() as u16 + 2).min(area.height);
-    let [area] = Layout::vertical([Constraint::Length(height)])
-        .flex(Flex::Center)
-        .areas(area);
-    frame.render_widget(Clear, area);
-    let lines: Vec<Line> = text.into_iter().map(Line::raw).collect();
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" help (? closes) ")),
-        area,
-    );
+/// The rows a panel `height` tall gives boxes that want `want` rows, after `fixed` rows of
+/// other boxes and the log's share ([`log_rows`]); at least 5 (or `want`, when less).
+pub fn room_for(height: u16, fixed: usize, want: usize) -> usize {
+    let room = usize::from(height).saturating_sub(fixed + log_rows(height));
+    want.min(room).max(want.min(5))
 }
 
 /// The last `height` screen lines of the battle log (newest at the bottom), each entry
@@ -391,7 +438,7 @@ pub fn draw_log_box(
 }
 
 /// Word-wrap `text` to `width` columns (a word longer than a line is cut).
-fn wrap(text: &str, width: usize, out: &mut Vec<String>) {
+pub(crate) fn wrap(text: &str, width: usize, out: &mut Vec<String>) {
     let mut line = String::new();
     for word in text.split_whitespace() {
         let needed = if line.is_empty() { 0 } else { 1 } + word.chars().count();

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::Screen;
 use crate::fill;
-use crate::term::form::{Choice, Field, Form};
+use crate::term::form::{needs_choice, shown, Choice, Field, Form};
 use crate::term::picker::Picker;
 
 /// How a panel names what the picker shows.
@@ -127,14 +127,11 @@ pub fn picker_lines(screen: &Screen, words: &Words) -> (Vec<Line<'static>>, usiz
         return form_lines(form, words);
     }
     let dim = Style::new().add_modifier(Modifier::DIM);
-    let mut lines = vec![Line::styled(
-        "↑↓ + Enter or 1-9 to act; e ends the turn:",
-        dim,
-    )];
+    let mut lines = vec![Line::styled(format!("{}:", act_keys(legal)), dim)];
     let cursor = picker.cursor.min(legal.len() - 1);
     for (i, entry) in legal.iter().enumerate() {
-        let open = if fill::is_open(entry) { " …" } else { "" };
-        let text = format!("[{}] {}{open}", i + 1, (words.entry)(entry));
+        let open = if needs_choice(entry) { " …" } else { "" };
+        let text = format!("[{}] {}{open}", i + 1, (words.entry)(&shown(entry)));
         lines.push(if i == cursor {
             Line::styled(
                 format!("▸{text}"),
@@ -147,7 +144,42 @@ pub fn picker_lines(screen: &Screen, words: &Words) -> (Vec<Line<'static>>, usiz
     (lines, cursor + 1)
 }
 
-/// The form's lines: the entry, each field with its values, then how to send.
+/// The digit keys that take one of `legal` directly: "1", "1-4", or "1-9" for longer lists.
+pub fn digit_keys(legal: &[Value]) -> String {
+    match legal.len() {
+        0 | 1 => "1".to_owned(),
+        n => format!("1-{}", n.min(9)),
+    }
+}
+
+/// The word `e` has among `legal`: "ends the turn", "passes the turn" (lore), or `None` when
+/// neither is legal now.
+pub fn end_key(legal: &[Value]) -> Option<&'static str> {
+    if legal.iter().any(|a| a["kind"] == "pass_turn") {
+        Some("passes the turn")
+    } else if legal.iter().any(|a| a["kind"] == "end_turn") {
+        Some("ends the turn")
+    } else {
+        None
+    }
+}
+
+/// How to act on `legal`, naming only the keys that apply: "↑↓ and Enter, or 1-4, to act;
+/// e ends the turn" ("Enter or 1 to act" for a single entry).
+pub fn act_keys(legal: &[Value]) -> String {
+    let mut words = if legal.len() == 1 {
+        "Enter or 1 to act".to_owned()
+    } else {
+        format!("↑↓ and Enter, or {}, to act", digit_keys(legal))
+    };
+    if let Some(end) = end_key(legal) {
+        words.push_str(&format!("; e {end}"));
+    }
+    words
+}
+
+/// The form's lines: the entry, each field with a choice to make and its values, then how
+/// to send (fields with one possible value are filled without showing).
 fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::styled(
@@ -155,7 +187,7 @@ fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
         bold,
     )];
     let mut at_line = 0;
-    for (i, field) in form.fields.iter().enumerate() {
+    for (i, field) in form.open_fields() {
         let here = i == form.at;
         if here {
             at_line = lines.len();
@@ -168,12 +200,16 @@ fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
         spans.extend(choice_spans(&field.choice, here, words));
         lines.push(Line::from(spans));
     }
+    let digits = |options: &[Value]| digit_keys(options);
     let hint = match &form.field().choice {
-        Choice::One { .. } => "←→ or 1-9 choose",
-        Choice::Number { .. } => "←→ or 0-9 set the number",
-        Choice::Many { .. } => "1-9 (or ←→ and space) choose in order, again to take back",
+        Choice::One { options, .. } => format!("←→ or {} choose", digits(options)),
+        Choice::Number { .. } => "←→ or 0-9 set the number".to_owned(),
+        Choice::Many { options, .. } => format!(
+            "{} (or ←→ and space) choose in order, again to take back",
+            digits(options)
+        ),
     };
-    let more = if form.fields.len() > 1 {
+    let more = if form.open_fields().count() > 1 {
         " · ↑↓ field"
     } else {
         ""

@@ -1,21 +1,24 @@
 //! The synergy panel: both sides (HP bar, block, energy, score, turn multiplier, this turn's
 //! sigil counters, hand/draw/discard counts, whether the player is away), the viewer's hand as
-//! cards with what each does and its synergy flag, whose turn it is, the log (newest at the
-//! bottom, scrollable) and, once the battle is over, the result told to the viewer with where
-//! each final score comes from. [`rules_help`] is the game's part of the help box.
+//! cards with what each does and its synergy flag (numbered for the digit keys, each card
+//! keeping its number through the turn, its text wrapped to the screen), whose turn it is,
+//! the log (newest at the bottom, scrollable) and, once the battle is over, the result told to
+//! the viewer with where each final score comes from.
 //!
 //! Only what the view holds is drawn: a hidden hand has no `hand` array, just a count.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
+use super::picker::{rows, wrapped_rows};
 use super::{draw_result_box, move_marker, verdict_color, Screen};
+use crate::term::hand::numbered;
 use crate::term::outcome::result_lines;
-use crate::term::presence::{presence, Presence};
+use crate::term::presence::{presence, seat_name, Presence};
 use crate::ViewTracker;
 
 /// The sigils in the order the counters are shown.
@@ -33,18 +36,20 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let game = &view["game"];
     let me = tracker.seat();
     let over = tracker.is_over();
-    let hand_rows = match (over, me) {
+    let hand = match me {
+        Some(seat) if !over => Some(hand_lines(&game["sides"][seat], screen)),
+        _ => None,
+    };
+    let inner = usize::from(area.width.saturating_sub(2));
+    let hand_rows = match (over, &hand) {
         (true, _) => 6,
-        (false, Some(seat)) => {
-            let cards = game["sides"][seat]["hand"].as_array().map_or(1, Vec::len);
-            u16::try_from(cards).unwrap_or(u16::MAX)
-        }
+        (false, Some(lines)) => wrapped_rows(lines, inner),
         (false, None) => 1,
     };
-    let [turn, sides, hand, log] = Layout::vertical([
+    let [turn, sides, hand_area, log] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(7),
-        Constraint::Length(hand_rows.max(1).saturating_add(2)),
+        Constraint::Length(rows(super::room_for(area.height, 8, hand_rows.max(1) + 2))),
         Constraint::Min(3),
     ])
     .areas(area);
@@ -58,21 +63,26 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
             frame,
             rect,
             &game["sides"][seat],
-            (seat, presence(view, seat)),
-            me,
+            (&seat_name(view, seat), presence(view, seat)),
+            me == Some(seat),
             game["active"] == seat,
         );
     }
 
     if over {
-        draw_result(frame, hand, tracker);
-    } else if let Some(seat) = me {
-        draw_hand(frame, hand, &game["sides"][seat]);
+        draw_result(frame, hand_area, tracker);
+    } else if let Some(lines) = hand {
+        frame.render_widget(
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .block(Block::bordered().title(" your hand ")),
+            hand_area,
+        );
     } else {
         let counts: Vec<String> = (0..2)
             .map(|s| {
                 let side = &game["sides"][s];
-                format!("{} holds {} cards", text(&side["name"]), side["hand_count"])
+                format!("{} holds {} cards", seat_name(view, s), side["hand_count"])
             })
             .collect();
         frame.render_widget(
@@ -81,7 +91,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
                 counts.join(", ")
             ))
             .block(Block::bordered().title(" hands ")),
-            hand,
+            hand_area,
         );
     }
 
@@ -94,7 +104,7 @@ fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
     let whose = match game["active"].as_u64() {
         _ if tracker.is_over() => "battle over".to_owned(),
         Some(seat) => {
-            let name = text(&game["sides"][seat as usize]["name"]);
+            let name = seat_name(view, seat as usize);
             if tracker.seat() == Some(seat as usize) {
                 format!("{name}'s turn (yours)")
             } else {
@@ -114,22 +124,23 @@ fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
     Line::from(spans)
 }
 
+/// One side's box, titled with its holder's name (`name`, `held`); `mine` for the viewer's.
 fn draw_side(
     frame: &mut Frame,
     area: Rect,
     side: &Value,
-    (seat, held): (usize, Option<Presence>),
-    me: Option<usize>,
+    (name, held): (&str, Option<Presence>),
+    mine: bool,
     active: bool,
 ) {
-    let you = if me == Some(seat) { " (you)" } else { "" };
+    let you = if mine { " (you)" } else { "" };
     let marker = if active { "▶ " } else { "" };
     let held = match held {
-        Some(Presence::Away) if me != Some(seat) => " · away (disconnected)",
+        Some(Presence::Away) if !mine => " · away (disconnected)",
         Some(Presence::Bot) => " · bot",
         _ => "",
     };
-    let title = format!(" {marker}{}{you} · seat {seat}{held} ", text(&side["name"]));
+    let title = format!(" {marker}{name}{you}{held} ");
     let max_hp = side["max_hp"].as_u64().unwrap_or(0).max(1);
     // Clamped so the arithmetic below cannot overflow, whatever the server sends.
     let hp = side["hp"].as_u64().unwrap_or(0).min(max_hp);
@@ -179,43 +190,65 @@ fn draw_side(
     );
 }
 
-fn draw_hand(frame: &mut Frame, area: Rect, side: &Value) {
+/// The viewer's hand, one card a line (wrapped on a narrow screen): its number for the digit
+/// keys (kept through the turn), name, sigil, type and cost, what it does, and whether its
+/// synergy would trigger now.
+fn hand_lines(side: &Value, screen: &Screen) -> Vec<Line<'static>> {
     let cards = side["hand"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let lines: Vec<Line> = if cards.is_empty() {
-        vec![Line::raw("(no cards in hand)")]
-    } else {
-        cards
-            .iter()
-            .enumerate()
-            .map(|(i, card)| {
-                let mut spans = vec![
-                    Span::styled(
-                        format!("[{}] ", i + 1),
-                        Style::new().add_modifier(Modifier::BOLD),
-                    ),
-                    Span::raw(format!(
-                        "{:<16} {:<5} {:<6} cost {}  ",
-                        text(&card["name"]),
-                        text(&card["sigil"]),
-                        text(&card["type"]),
-                        card["cost"],
-                    )),
-                    Span::raw(card["text"].as_str().unwrap_or_default().to_owned()),
-                ];
-                if card["synergy"] == true {
-                    spans.push(Span::styled(
-                        "  ★ synergy now",
-                        Style::new().fg(Color::Magenta),
-                    ));
-                }
-                Line::from(spans)
-            })
-            .collect()
+    if cards.is_empty() {
+        return vec![Line::raw("(no cards in hand)")];
+    }
+    numbered(cards, screen.hand)
+        .into_iter()
+        .map(|(n, card)| {
+            let mut spans = vec![
+                Span::styled(format!("[{n}] "), Style::new().add_modifier(Modifier::BOLD)),
+                Span::raw(format!(
+                    "{:<16} {:<5} {:<6} cost {}  ",
+                    text(&card["name"]),
+                    text(&card["sigil"]),
+                    text(&card["type"]),
+                    card["cost"],
+                )),
+                Span::raw(card["text"].as_str().unwrap_or_default().to_owned()),
+            ];
+            if card["synergy"] == true {
+                spans.push(Span::styled(
+                    "  ★ synergy now",
+                    Style::new().fg(Color::Magenta),
+                ));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// The bottom line's keys for a seat: the hand's numbers and `e` while this client may play,
+/// else only the keys that work while waiting.
+pub fn key_hints(screen: &Screen) -> String {
+    let hand = screen
+        .tracker
+        .view()
+        .and_then(|view| crate::term::hand::hand_of(view, screen.tracker.seat()));
+    let numbers: Vec<usize> = hand
+        .map(|h| numbered(h, screen.hand).iter().map(|(n, _)| *n).collect())
+        .unwrap_or_default();
+    let contiguous = numbers.windows(2).all(|pair| pair[1] == pair[0] + 1);
+    let digits = match (numbers.first(), numbers.last()) {
+        (Some(first), Some(last)) if first != last && contiguous => {
+            format!("{first}-{last} play card · ")
+        }
+        (Some(_), _) => {
+            let listed: Vec<String> = numbers.iter().map(usize::to_string).collect();
+            format!("{} play card · ", listed.join(","))
+        }
+        _ => String::new(),
     };
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" your hand ")),
-        area,
-    );
+    if screen.my_move() {
+        format!("{digits}e end turn · ↑↓ log · ? how to play · q quit")
+    } else {
+        "waiting for the other side · ↑↓ log · ? how to play · q quit".to_owned()
+    }
 }
 
 fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
@@ -225,42 +258,6 @@ fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
         lines.push("The battle is over.".to_owned());
     }
     draw_result_box(frame, area, lines, color);
-}
-
-/// How synergy is played, for the help box: the turn, the sigils and their synergies, the
-/// full spectrum, the scoring, and each card in the viewer's hand with what it does.
-pub fn rules_help(tracker: &ViewTracker) -> Vec<String> {
-    let mut lines: Vec<String> = [
-        "How synergy plays",
-        "Each turn you have 3 energy; every card costs 1. Bring the other side to 0 HP.",
-        "Block absorbs damage first and is cleared at the start of its owner's turn.",
-        "Synergy: the 2nd and later card of one sigil in a turn triggers that sigil's bonus:",
-        "  Flame +3 damage on attacks · Leaf +3 block on block cards ·",
-        "  Gear draws 1 more card · Void x1.5 score for that card.   ★ marks a card that would.",
-        "Full spectrum: all four sigils in one turn gives +20 score and x2 score for the turn.",
-        "Score: attack 10, skill 8 per card. At the end the winner gets +100, a side with",
-        "40 HP or more +30; a side that is knocked out or defeated scores 0.",
-    ]
-    .iter()
-    .map(|l| (*l).to_owned())
-    .collect();
-    let hand = tracker
-        .seat()
-        .and_then(|seat| tracker.view()?["game"]["sides"][seat]["hand"].as_array());
-    if let Some(hand) = hand.filter(|h| !h.is_empty()) {
-        lines.push("Your hand:".to_owned());
-        for (i, card) in hand.iter().enumerate() {
-            lines.push(format!(
-                "  [{}] {} ({} {}): {}",
-                i + 1,
-                text(&card["name"]),
-                text(&card["sigil"]),
-                text(&card["type"]),
-                text(&card["text"])
-            ));
-        }
-    }
-    lines
 }
 
 /// A JSON string without quotes; other values as JSON.

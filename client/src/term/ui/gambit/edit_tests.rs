@@ -142,7 +142,7 @@ fn clear_and_move_send_legal_entries_or_say_why_not() {
     ui.command(&t, Command::Nav(Nav::Left)).expect("selection");
     assert_eq!(
         ui.command(&t, Command::Confirm),
-        Err("grunt1 Grunt is not one of your characters: Tab selects yours".to_owned())
+        Err("Grunt #1 is not one of your characters: Tab selects yours".to_owned())
     );
     assert_eq!(
         sent(ui.command(&t, Command::PauseResume)),

@@ -1,14 +1,13 @@
-//! Gambit's words for help: the help box (the panel's keys, then how the game plays), the
-//! key hints of the bottom line (what the keys do in the current phase), and the extra
-//! lines plain mode's `help` prints.
+//! Gambit's words for help: the panel's keys (for the "how to play" page, whose rules part
+//! is [`help::gambit`](crate::term::ui::help::gambit)), the key hints of the bottom line (what
+//! the keys do in the current phase), and the extra lines plain mode's `help` prints.
 
 use super::edit::GambitUi;
 use super::Screen;
 use crate::term::reconnect::Link;
-use crate::ViewTracker;
 
-/// The keys of the gambit panel, for the help box.
-const KEYS: [&str; 10] = [
+/// The keys of the gambit panel, for the "how to play" page.
+pub const KEYS: [&str; 10] = [
     "Tab ← →    select a character (yours, then the other side's); ↑ ↓ or 1-3 select a rule slot",
     "Enter      edit the selected rule: ↑ ↓ pick the field (skill, 2 conditions, target),",
     "           ← → change its value, Enter sets the rule, Esc closes the editor unsent",
@@ -20,34 +19,6 @@ const KEYS: [&str; 10] = [
     "r reconnect · ? show or hide this help · q quit (a seat stays yours)",
     "Moves that are not legal right now are refused before they reach the server.",
 ];
-
-/// How gambit plays, for the help box.
-const RULES: [&str; 16] = [
-    "How gambit plays",
-    "You program a party of three (A, B, C) with up to 3 IF-THEN rules each; the fight then runs",
-    "by itself, one tick at a time. Each idle character reads its rules top to bottom: the first",
-    "rule whose conditions all hold (none: always) and whose skill finds a valid target fires.",
-    "A busy or stunned character does not choose. The \"why\" lines say why each rule fired or not.",
-    "Conditions test own, an ally's or an enemy's HP (below 25, 50 or 75%), a knocked-out or",
-    "poisoned ally, a taunting or acting enemy, no shield left, more than 2 enemies.",
-    "A skill takes 1-4 ticks: queued in the tick it is chosen, executing after, landing when its",
-    "ticks run out; its targets are locked when it is queued (the intent line → shows them).",
-    "Targeting: the skill's own, lowest HP, highest HP, first in order (A, B, C; enemies by id),",
-    "lowest HP ignoring taunt, or itself. A taunting unit must be picked by the by-HP modes.",
-    "Shields absorb damage first; defending halves damage before shields; poison hurts every",
-    "tick. Statuses show how many ticks they still last.",
-    "PvE: six encounters, the last a boss; you may pause to edit rules. After a won encounter the",
-    "party heals and one character may learn an offered skill. PvP: both parties are programmed",
-    "in secret, then fight once.",
-];
-
-/// The gambit help box: its keys, then how the game plays.
-pub fn help_lines(_tracker: &ViewTracker) -> Vec<String> {
-    let mut lines: Vec<String> = KEYS.iter().map(|l| (*l).to_owned()).collect();
-    lines.push(String::new());
-    lines.extend(RULES.iter().map(|l| (*l).to_owned()));
-    lines
-}
 
 /// Plain mode's extra help lines for gambit.
 pub const PLAIN_HELP: [&str; 4] = [
@@ -63,18 +34,18 @@ pub fn key_hints(screen: &Screen) -> String {
     let closed = GambitUi::default();
     let ui = screen.gambit.unwrap_or(&closed);
     if let Link::Failed(_) = screen.link {
-        return "not connected · r reconnect · Tab/←→ unit · PgUp/PgDn log · ? help · q quit"
+        return "not connected · r reconnect · Tab/←→ unit · PgUp/PgDn log · ? how to play · q quit"
             .to_owned();
     }
     if tracker.is_over() {
-        return "battle over · Tab/←→ unit · PgUp/PgDn log · ? help · q quit".to_owned();
+        return "battle over · Tab/←→ unit · PgUp/PgDn log · ? how to play · q quit".to_owned();
     }
     if tracker.seat().is_none() {
-        return "spectating (read-only) · Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? help · q quit"
+        return "spectating (read-only) · Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? how to play · q quit"
             .to_owned();
     }
     if ui.draft.is_some() {
-        return "↑↓ field · ←→ value · Enter set the rule · Esc close the editor · ? help"
+        return "↑↓ field · ←→ value · Enter set the rule · Esc close the editor · ? how to play"
             .to_owned();
     }
     let game = tracker.game();
@@ -82,22 +53,22 @@ pub fn key_hints(screen: &Screen) -> String {
     let pvp = game.is_some_and(|g| g["mode"] == "pvp");
     match phase {
         "reward" if ui.offer.is_some() => {
-            "1-3 who learns it · Enter the selected one · Esc back · k skip · ? help · q quit"
+            "1-3 who learns it · Enter the selected one · Esc back · k skip · ? how to play · q quit"
         }
         "reward" => {
-            "1-3 offered skill, then 1-3 character · k skip · PgUp/PgDn log · ? help · q quit"
+            "1-3 offered skill, then 1-3 character · k skip · PgUp/PgDn log · ? how to play · q quit"
         }
         "planning" if pvp => {
-            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · s ready · ? help · q quit"
+            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · s ready · ? how to play · q quit"
         }
         "planning" => {
-            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · s start · ? help · q quit"
+            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · s start · ? how to play · q quit"
         }
         "paused" => {
-            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · p resume · ? help · q quit"
+            "Tab/←→ unit · ↑↓ slot · Enter edit · x clear · [ ] move · p resume · ? how to play · q quit"
         }
-        "fighting" if !pvp => "p pause · Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? help · q quit",
-        _ => "Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? help · q quit",
+        "fighting" if !pvp => "p pause · Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? how to play · q quit",
+        _ => "Tab/←→ unit · ↑↓ slot · PgUp/PgDn log · ? how to play · q quit",
     }
     .to_owned()
 }

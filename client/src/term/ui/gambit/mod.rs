@@ -5,7 +5,7 @@
 //! a won encounter; the result at the end; and the log (newest at the bottom, scrollable).
 //!
 //! The selection and the editor are a [`GambitUi`] the full-screen loop keeps; everything
-//! else comes from the view alone. [`help_lines`] is the game's help box, [`plain`] its
+//! else comes from the view alone. [`KEYS`] are its keys for the help page, [`plain`] its
 //! plain-mode lines.
 
 mod boxes;
@@ -25,12 +25,13 @@ use serde_json::Value;
 
 pub use crate::term::choice::Effect;
 pub use edit::{phase_action, set_rule_entry, Draft, GambitUi};
-pub use help::{help_lines, key_hints, PLAIN_HELP};
+pub use help::{key_hints, KEYS, PLAIN_HELP};
 pub use words::{is_gambit, result_lines};
 
 use super::Screen;
+use crate::term::presence::seat_name;
 use crate::term::presence::{presence, Presence};
-use words::{intent_line, own_team, phase_words, status_line, text};
+use words::{intent_line, own_team, phase_words, status_line, text, unit_label};
 
 /// Characters in an HP bar.
 const BAR_WIDTH: usize = 8;
@@ -136,12 +137,17 @@ fn draw_team(
     };
     let game = &view["game"];
     let mine = tracker.seat().is_some() && own_team(tracker) == team;
-    let mut title = format!(" {}", text(&game["teams"][team]["name"]));
+    // A duel's teams are the players'; a run's are the party and the enemies.
+    let name = if game["mode"] == "pvp" {
+        seat_name(view, team)
+    } else {
+        text(&game["teams"][team]["name"])
+    };
+    let mut title = format!(" {name}");
     if mine {
         title.push_str(" (you)");
     }
     if game["mode"] == "pvp" {
-        title.push_str(&format!(" · seat {team}"));
         match presence(view, team) {
             Some(Presence::Away) if !mine => title.push_str(" · away (disconnected)"),
             Some(Presence::Bot) => title.push_str(" · bot"),
@@ -156,17 +162,12 @@ fn draw_team(
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or(&[]);
-    let id_width = units.iter().map(|u| text(&u["id"]).chars().count()).max();
-    let name_width = units.iter().map(|u| text(&u["name"]).chars().count()).max();
+    let label_width = units.iter().map(|u| unit_label(u).chars().count()).max();
     let width = area.width.saturating_sub(4) as usize;
     let mut lines = Vec::new();
     for unit in units {
         let chosen = selected == Some(&unit["id"]);
-        lines.push(unit_line(
-            unit,
-            chosen,
-            (id_width.unwrap_or(1), name_width.unwrap_or(1)),
-        ));
+        lines.push(unit_line(unit, chosen, label_width.unwrap_or(1)));
         let intent = intent_line(game, unit, width);
         let style = match unit["doing"]["state"].as_str() {
             _ if unit["down"] == true => Style::new().fg(Color::Red),
@@ -197,14 +198,10 @@ fn draw_team(
     );
 }
 
-/// `▶ A Vanguard ██████░░ 90/120`, or `✕ grunt1 Grunt knocked out 0/60`.
-fn unit_line(unit: &Value, chosen: bool, (id_width, name_width): (usize, usize)) -> Line<'static> {
+/// `▶ A Vanguard ██████░░ 90/120`, or `  Grunt #1 ░░░░░░░░ 0/60 ✕ down`.
+fn unit_line(unit: &Value, chosen: bool, width: usize) -> Line<'static> {
     let marker = if chosen { "▶ " } else { "  " };
-    let head = format!(
-        "{marker}{:<id_width$} {:<name_width$} ",
-        text(&unit["id"]),
-        text(&unit["name"])
-    );
+    let head = format!("{marker}{:<width$} ", unit_label(unit));
     let head_style = if chosen {
         Style::new().add_modifier(Modifier::BOLD)
     } else {

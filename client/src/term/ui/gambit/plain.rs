@@ -68,7 +68,7 @@ pub fn changes(before: Option<&Value>, view: &Value, out: &mut Vec<String>) {
                 };
                 out.push(format!(
                     "hp: {} {} -> {}{note}",
-                    text(&u["id"]),
+                    unit_label(u),
                     was["hp"],
                     u["hp"]
                 ));

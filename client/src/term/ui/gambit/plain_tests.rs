@@ -25,7 +25,7 @@ fn the_first_view_names_the_teams_the_phase_and_the_programs() {
     changes(None, &view("planning", editing_legal("start")), &mut out);
     for line in [
         "team: Party: A Vanguard 120/120, B Mender 90/90, C Arcanist 56/80",
-        "team: Enemies: grunt1 Grunt 31/60",
+        "team: Enemies: Grunt #1 31/60",
         "phase: planning, encounter 1 of 6",
         "rules: A Vanguard: 1 Taunt · always | 2 Brace · if own HP below 25% | 3 Strike · always",
         "rules: B Mender: 1 Mend · if an ally below 75% HP | 2 (empty) | 3 (empty)",
@@ -57,8 +57,8 @@ fn a_tick_prints_new_log_lines_and_hp_changes_only() {
         out,
         vec![
             "log: Tick 4: Grunt (grunt1) resolves Strike: Vanguard (A) 108/120 HP.",
-            "hp: A 120 -> 108",
-            "hp: grunt1 31 -> 0 (knocked out)",
+            "hp: A Vanguard 120 -> 108",
+            "hp: Grunt #1 31 -> 0 (knocked out)",
         ]
     );
     let mut quiet = before.clone();
@@ -144,20 +144,21 @@ fn a_running_fight_prompts_once_not_at_every_tick() {
 }
 
 #[test]
-fn the_result_is_told_the_gambit_way() {
+fn the_result_is_told_as_a_run() {
     let mut t = ViewTracker::new("g1");
     let mut r = PlainReporter::new();
     let mut lost = view("over", json!([]));
     lost["status"] = json!("finished");
     lost["to_act"] = json!([]);
-    lost["outcome"] = json!({"winners": [], "summary": "The run is lost: the party was knocked out at tick 40 in encounter 1."});
+    lost["outcome"] = json!({"winners": [], "reason": "knockout",
+        "summary": "The run is lost: the party was knocked out at tick 40 in encounter 1."});
     apply(&mut t, 1, lost);
     let lines = r.changes(&t);
     let results: Vec<&String> = lines.iter().filter(|l| l.starts_with("result:")).collect();
     assert_eq!(
         results,
         vec![
-            "result: You lost: the run is over.",
+            "result: You lost the run: you were defeated.",
             "result: The run is lost: the party was knocked out at tick 40 in encounter 1.",
         ]
     );

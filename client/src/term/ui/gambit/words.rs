@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::term::outcome::{result_lines as generic_result_lines, verdict, Verdict};
+use crate::term::outcome::result_lines as generic_result_lines;
 use crate::ViewTracker;
 
 /// Whether `view` is a gambit battle.
@@ -116,7 +116,7 @@ pub fn rule_line(game: &Value, rule: &Value) -> String {
     line
 }
 
-/// The intent line of a unit: `→ Strike on grunt1, 1 of 2 ticks left (executing)`, shorter
+/// The intent line of a unit: `→ Strike on Grunt #1, 1 of 2 ticks left (executing)`, shorter
 /// forms when that is wider than `width`; `idle` or `knocked out` otherwise.
 pub fn intent_line(game: &Value, unit: &Value, width: usize) -> String {
     if unit["down"] == true {
@@ -128,7 +128,7 @@ pub fn intent_line(game: &Value, unit: &Value, width: usize) -> String {
     }
     let targets: Vec<String> = doing["targets"]
         .as_array()
-        .map(|t| t.iter().map(text).collect())
+        .map(|t| t.iter().map(|id| unit_by_id(game, id)).collect())
         .unwrap_or_default();
     let on = if targets.is_empty() {
         String::new()
@@ -207,9 +207,30 @@ pub fn own_units(tracker: &ViewTracker) -> Vec<&Value> {
     }
 }
 
-/// `A Vanguard`: a unit's id and name.
+/// A unit as people call it: a party member by its letter and name (`A Vanguard`: the
+/// letters are the party's order, which rules and targeting use), an enemy by its name,
+/// numbered when it has twins (`Grunt #2` for `grunt2`), never by its id.
 pub fn unit_label(unit: &Value) -> String {
-    format!("{} {}", text(&unit["id"]), text(&unit["name"]))
+    let id = text(&unit["id"]);
+    let name = text(&unit["name"]);
+    if id.len() == 1 && id.chars().all(|c| c.is_ascii_uppercase()) {
+        return format!("{id} {name}");
+    }
+    let number = id.trim_start_matches(|c: char| !c.is_ascii_digit());
+    if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+        format!("{name} #{number}")
+    } else {
+        name
+    }
+}
+
+/// The unit with `id` in either team, labelled ([`unit_label`]); the id itself when the
+/// view has no such unit.
+pub fn unit_by_id(game: &Value, id: &Value) -> String {
+    (0..2)
+        .flat_map(|t| game["teams"][t]["units"].as_array().into_iter().flatten())
+        .find(|u| u["id"] == *id)
+        .map_or_else(|| text(id), unit_label)
 }
 
 /// Why the rules of `unit` cannot be edited now, in words.
@@ -259,42 +280,11 @@ pub fn why_not(view: &Value, kind: &str) -> String {
     }
 }
 
-/// The result in the viewer's own terms: [`generic_result_lines`] with the headline told
-/// the gambit way (a lost PvE run has no winner, yet it is the player's loss; the sides are
-/// named by their teams).
+/// The result in the viewer's own terms, as every ruleset tells it
+/// ([`generic_result_lines`]): a PvE run is one seat's, so nobody winning is the player's
+/// loss of the run.
 pub fn result_lines(tracker: &ViewTracker) -> Vec<String> {
-    let mut lines = generic_result_lines(tracker);
-    let (Some(view), Some(verdict)) = (tracker.view(), verdict(tracker)) else {
-        return lines;
-    };
-    let game = &view["game"];
-    let pve = game["mode"] == "pve";
-    let winner = tracker.outcome().and_then(|o| o["winners"][0].as_u64());
-    let team_name = |seat: u64| text(&game["teams"][seat.min(1) as usize]["name"]);
-    let headline = match verdict {
-        Verdict::Won => "You won.".to_owned(),
-        // A lost run has no winner.
-        Verdict::Draw | Verdict::Lost if pve && winner.is_none() => {
-            "You lost: the run is over.".to_owned()
-        }
-        Verdict::Draw | Verdict::Decided if pve && winner.is_none() => {
-            "The party lost the run.".to_owned()
-        }
-        Verdict::Draw => "A draw: nobody won.".to_owned(),
-        Verdict::Decided if pve => "The party won the run.".to_owned(),
-        Verdict::Lost | Verdict::Decided => {
-            let name = winner.map_or_else(|| "the other side".to_owned(), team_name);
-            if verdict == Verdict::Lost {
-                format!("You lost: {name} won.")
-            } else {
-                format!("{name} won.")
-            }
-        }
-    };
-    if let Some(first) = lines.first_mut() {
-        *first = headline;
-    }
-    lines
+    generic_result_lines(tracker)
 }
 
 #[cfg(test)]
@@ -304,16 +294,17 @@ mod tests {
 
     #[test]
     fn intents_conditions_and_statuses_read_as_words() {
-        let game = json!({"skills": [{"id": "venom_dart", "name": "Venom Dart"}]});
+        let game = json!({"skills": [{"id": "venom_dart", "name": "Venom Dart"}],
+            "teams": [{"units": []}, {"units": [{"id": "grunt2", "name": "Grunt"}]}]});
         let unit = json!({"down": false, "doing": {"skill": "venom_dart", "state": "executing",
             "targets": ["grunt2"], "ticks": 2, "ticks_left": 1}});
         assert_eq!(
             intent_line(&game, &unit, 80),
-            "→ Venom Dart on grunt2, 1 of 2 ticks left (executing)"
+            "→ Venom Dart on Grunt #2, 1 of 2 ticks left (executing)"
         );
         assert_eq!(
             intent_line(&game, &unit, 46),
-            "→ Venom Dart on grunt2, 1/2 left (executing)"
+            "→ Venom Dart on Grunt #2, 1/2 left (executing)"
         );
         assert_eq!(
             intent_line(&game, &json!({"down": true}), 80),
@@ -335,5 +326,17 @@ mod tests {
             "shield 30 · taunting 1 tick · enraged (until its next attack)"
         );
         assert_eq!(phase_words(&json!("reward")), "Reward");
+        assert_eq!(
+            unit_label(&json!({"id": "A", "name": "Vanguard"})),
+            "A Vanguard"
+        );
+        assert_eq!(
+            unit_label(&json!({"id": "grunt1", "name": "Grunt"})),
+            "Grunt #1"
+        );
+        assert_eq!(
+            unit_label(&json!({"id": "brute", "name": "Brute"})),
+            "Brute"
+        );
     }
 }

@@ -2,9 +2,10 @@
 //! whose decision is awaited in words; both heroes side by side (health, armor, mana, gold,
 //! the class resource, level-up status, equipment, upgrades, card counts) each over its own
 //! battlefield (every minion with attack/health, damage, tapped, summoning-sick, attacking
-//! and blocking marks); the viewer's hand and the market; what is asked now with the combat
-//! in progress and the legal actions numbered for the digit keys; the result at the end; and
-//! the log (newest at the bottom, scrollable).
+//! and blocking marks); the viewer's hand (each card keeping its number through the turn)
+//! and the market; what is asked now with the combat in progress and the legal actions
+//! numbered for the digit keys; the result at the end; and the log (newest at the bottom,
+//! scrollable). Heroes, minions and cards are named, never numbered by id.
 //!
 //! Only what the view holds is drawn: the other seat's hand is a count, and a spectator sees
 //! no hand at all.
@@ -20,10 +21,16 @@ use serde_json::Value;
 
 use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
 use super::{draw_result_box, move_marker, verdict_color, Screen};
+use crate::term::hand::{numbered, HandNumbers};
 use crate::term::outcome::result_lines;
-use crate::term::presence::{presence, Presence};
+use crate::term::presence::{presence, seat_name, Presence};
 use words::value_name;
-use words::{action_line, combat_lines, decision, field_label, minion_line, player, text};
+use words::{action_line, combat_lines, decision, field_label, minion_line, text};
+
+/// A legal entry in heroes' words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, me: Option<usize>, entry: &Value) -> String {
+    action_line(view, me, entry)
+}
 
 /// Lines a hero takes in its box above the battlefield.
 const HERO_ROWS: usize = 5;
@@ -47,14 +54,26 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         .max(1);
     // Both columns of the middle row are half the width, less their borders.
     let inner = usize::from((area.width / 2).saturating_sub(2));
-    let hand_rows = wrapped_rows(&hand_lines(game, me), inner);
+    let hand = hand_lines(view, me, screen.hand);
+    let hand_rows = wrapped_rows(&hand, inner);
     let (asked, cursor_line) = asked_lines(view, screen);
-    let asked_rows = wrapped_rows(&asked, inner);
-    let market_rows = wrapped_rows(&market_lines(game), inner);
-    let middle_rows = (hand_rows + 2 + market_rows + 2).max(asked_rows + 2);
+    let market_rows = wrapped_rows(&market_lines(game), inner) + 2;
+    let now_rows = if tracker.is_over() {
+        let mut result: Vec<Line> = result_lines(tracker).into_iter().map(Line::raw).collect();
+        result.push(Line::raw(super::LEAVE));
+        wrapped_rows(&result, inner) + 2
+    } else {
+        wrapped_rows(&asked, inner) + 2
+    };
+    // The market goes under the hand or under the "now" box, wherever the row is shorter.
+    let under_hand = (hand_rows + 2 + market_rows).max(now_rows);
+    let under_now = (hand_rows + 2).max(now_rows + market_rows);
+    let market_right = under_now < under_hand;
+    let hero_rows = HERO_ROWS + 1 + most + 2;
+    let middle_rows = super::room_for(area.height, 1 + hero_rows, under_hand.min(under_now));
     let [top, heroes, middle, log] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(rows(HERO_ROWS + 1 + most + 2)),
+        Constraint::Length(rows(hero_rows)),
         Constraint::Length(rows(middle_rows)),
         Constraint::Min(3),
     ])
@@ -68,12 +87,20 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         draw_hero(frame, rect, view, seat, me);
     }
 
-    let [cards, asked_area] =
+    let [cards, asked_column] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(middle);
-    let [hand, market] =
-        Layout::vertical([Constraint::Length(rows(hand_rows + 2)), Constraint::Min(3)])
-            .areas(cards);
-    draw_hand(frame, hand, game, me);
+    let (hand_area, asked_area, market) = if market_right {
+        let [asked_area, market] =
+            Layout::vertical([Constraint::Length(rows(now_rows)), Constraint::Min(3)])
+                .areas(asked_column);
+        (cards, asked_area, market)
+    } else {
+        let [hand_area, market] =
+            Layout::vertical([Constraint::Length(rows(hand_rows + 2)), Constraint::Min(3)])
+                .areas(cards);
+        (hand_area, asked_column, market)
+    };
+    draw_hand(frame, hand_area, view, me, hand);
     draw_market(frame, market, game);
     if tracker.is_over() {
         draw_result(frame, asked_area, screen);
@@ -91,9 +118,9 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
     let whose = match game["active"].as_u64() {
         _ if screen.tracker.is_over() || game["phase"] == "over" => "game over".to_owned(),
         Some(seat) if me == Some(seat as usize) => {
-            format!("{}'s turn (yours)", player(seat as usize))
+            format!("{}'s turn (yours)", seat_name(view, seat as usize))
         }
-        Some(seat) => format!("{}'s turn", player(seat as usize)),
+        Some(seat) => format!("{}'s turn", seat_name(view, seat as usize)),
         None => "before the first turn".to_owned(),
     };
     let mut spans = vec![
@@ -120,8 +147,8 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
         _ => "",
     };
     let title = format!(
-        " {marker}{}{you} · {} · seat {seat}{held} ",
-        player(seat),
+        " {marker}{}{you} · {}{held} ",
+        seat_name(view, seat),
         text(&side["class"])
     );
     let level = match (side["levelled"] == true, side["level_progress"].as_array()) {
@@ -204,11 +231,23 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
     );
 }
 
-/// The viewer's hand, numbered with cost and text; for a spectator, the hand counts.
-fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> {
+/// The viewer's hand, numbered (each card keeping its number through the turn) with cost
+/// and text; for a spectator, the hand counts.
+fn hand_lines(
+    view: &Value,
+    me: Option<usize>,
+    numbers: Option<&HandNumbers>,
+) -> Vec<Line<'static>> {
+    let game = &view["game"];
     let Some(seat) = me else {
         let counts: Vec<String> = (0..2)
-            .map(|s| format!("{} holds {}", player(s), game["sides"][s]["hand_count"]))
+            .map(|s| {
+                format!(
+                    "{} holds {}",
+                    seat_name(view, s),
+                    game["sides"][s]["hand_count"]
+                )
+            })
             .collect();
         return vec![Line::raw(format!("Hidden: {}.", counts.join(", ")))];
     };
@@ -219,13 +258,12 @@ fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> {
     if cards.is_empty() {
         return vec![Line::raw("(no cards in hand)")];
     }
-    cards
-        .iter()
-        .enumerate()
-        .map(|(i, card)| {
+    numbered(cards, numbers)
+        .into_iter()
+        .map(|(n, card)| {
             Line::from(vec![
                 Span::styled(
-                    format!("{}. {} ({})", i + 1, text(&card["name"]), card["cost"]),
+                    format!("{n}. {} ({})", text(&card["name"]), card["cost"]),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(format!(" {}", text(&card["text"]))),
@@ -235,41 +273,46 @@ fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> {
 }
 
 /// The hand box: [`hand_lines`] under a title with the other side's hand count.
-fn draw_hand(frame: &mut Frame, area: Rect, game: &Value, me: Option<usize>) {
+fn draw_hand(
+    frame: &mut Frame,
+    area: Rect,
+    view: &Value,
+    me: Option<usize>,
+    lines: Vec<Line<'static>>,
+) {
     let title = match me {
         Some(seat) => {
             let other = 1 - seat.min(1);
             format!(
                 " your hand · {} holds {} ",
-                player(other),
-                game["sides"][other]["hand_count"]
+                seat_name(view, other),
+                view["game"]["sides"][other]["hand_count"]
             )
         }
         None => " hands ".to_owned(),
     };
     frame.render_widget(
-        Paragraph::new(hand_lines(game, me))
+        Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .block(Block::bordered().title(title)),
         area,
     );
 }
 
-/// The market's five slots (numbered as `buy` counts them, from 0), each with its cost and
-/// what the item does.
+/// The market's five slots, each with its cost and what the item does (a bought slot stays
+/// empty until the next refresh).
 fn market_lines(game: &Value) -> Vec<Line<'static>> {
     game["market"]
         .as_array()
         .into_iter()
         .flatten()
-        .enumerate()
-        .map(|(slot, item)| {
+        .map(|item| {
             if item.is_null() {
-                Line::raw(format!("{slot}. (bought)"))
+                Line::raw("• (bought)")
             } else {
                 Line::from(vec![
                     Span::styled(
-                        format!("{slot}. {} · {} gold", text(&item["name"]), item["cost"]),
+                        format!("• {} · {} gold", text(&item["name"]), item["cost"]),
                         Style::new().add_modifier(Modifier::BOLD),
                     ),
                     Span::raw(format!(" {}", text(&item["text"]))),
@@ -302,13 +345,14 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
         asked,
         Style::new().add_modifier(Modifier::BOLD),
     )];
-    lines.extend(combat_lines(game).into_iter().map(Line::raw));
-    if screen.tracker.seat().is_none() {
+    lines.extend(combat_lines(view).into_iter().map(Line::raw));
+    let me = screen.tracker.seat();
+    if me.is_none() {
         lines.push(Line::raw("Spectating: both sides' public state, no hand."));
         return (lines, 0);
     }
-    let entry = |e: &Value| action_line(game, e);
-    let value = |v: &Value| value_name(game, v);
+    let entry = |e: &Value| action_line(view, me, e);
+    let value = |v: &Value| value_name(view, me, v);
     let label = |e: &Value, f: &crate::term::form::Field| field_label(game, e, &f.name, f.item);
     let words = Words {
         entry: &entry,

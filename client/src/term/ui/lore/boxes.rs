@@ -9,8 +9,9 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::words::{bag_line, hand_card_parts, in_play_line, player, seat_of, text};
-use crate::term::presence::{presence, Presence};
+use super::words::{bag_line, hand_card_parts, in_play_line, seat_of, text};
+use crate::term::hand::{numbered, HandNumbers};
+use crate::term::presence::{presence, seat_name, Presence};
 
 /// Cells of the lore bar.
 const BAR_CELLS: u64 = 10;
@@ -109,7 +110,7 @@ pub(super) fn draw_side(
     } else {
         ""
     };
-    let title = format!(" {marker}{}{you} · seat {seat}{first}{held} ", player(seat));
+    let title = format!(" {marker}{}{you}{first}{held} ", seat_name(view, seat));
     let style = if active {
         Style::new().fg(Color::Cyan)
     } else {
@@ -123,15 +124,27 @@ pub(super) fn draw_side(
     );
 }
 
-/// The viewer's hand, numbered, each card with its cost, inkable mark, numbers and what it
-/// does; for a spectator, the hand counts.
-pub(super) fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> {
+/// The viewer's hand, numbered (each card keeping its number through the turn), each card
+/// with its cost, inkable mark, numbers and what it does; for a spectator, the hand counts.
+pub(super) fn hand_lines(
+    view: &Value,
+    me: Option<usize>,
+    numbers: Option<&HandNumbers>,
+) -> Vec<Line<'static>> {
+    let game = &view["game"];
     let Some(seat) = me else {
         let counts: Vec<String> = (0..2)
-            .map(|s| format!("{} holds {}", player(s), game["sides"][s]["hand_count"]))
+            .map(|s| {
+                format!(
+                    "{} holds {}",
+                    seat_name(view, s),
+                    game["sides"][s]["hand_count"]
+                )
+            })
             .collect();
         return vec![Line::raw(format!(
-            "Hidden: {}. Hands and inkwells are seen by their owners alone.",
+            "Hidden: {}. Each hand is seen by its owner alone; an inked card is named as it \
+             goes into the inkwell.",
             counts.join(", ")
         ))];
     };
@@ -142,14 +155,13 @@ pub(super) fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> 
     if cards.is_empty() {
         return vec![Line::raw("(no cards in hand)")];
     }
-    cards
-        .iter()
-        .enumerate()
-        .map(|(i, card)| {
+    numbered(cards, numbers)
+        .into_iter()
+        .map(|(n, card)| {
             let (head, rest) = hand_card_parts(card);
             Line::from(vec![
                 Span::styled(
-                    format!("{}. {head}", i + 1),
+                    format!("{n}. {head}"),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(format!(", {rest}")),
@@ -162,7 +174,7 @@ pub(super) fn hand_lines(game: &Value, me: Option<usize>) -> Vec<Line<'static>> 
 pub(super) fn draw_hand(
     frame: &mut Frame,
     area: Rect,
-    game: &Value,
+    view: &Value,
     me: Option<usize>,
     lines: Vec<Line<'static>>,
 ) {
@@ -171,8 +183,8 @@ pub(super) fn draw_hand(
             let other = 1 - seat.min(1);
             format!(
                 " your hand · {} holds {} ",
-                player(other),
-                game["sides"][other]["hand_count"]
+                seat_name(view, other),
+                view["game"]["sides"][other]["hand_count"]
             )
         }
         None => " hands ".to_owned(),
@@ -187,7 +199,8 @@ pub(super) fn draw_hand(
 
 /// The bag's triggers in the order they triggered, after whose resolve first (the active
 /// player's, in the order they choose); empty when the bag is.
-pub(super) fn bag_lines(game: &Value) -> Vec<Line<'static>> {
+pub(super) fn bag_lines(view: &Value, me: Option<usize>) -> Vec<Line<'static>> {
+    let game = &view["game"];
     let bag = game["bag"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     if bag.is_empty() {
         return Vec::new();
@@ -196,23 +209,23 @@ pub(super) fn bag_lines(game: &Value) -> Vec<Line<'static>> {
     let mut lines = vec![Line::styled(
         format!(
             "{}'s first (any order), then {}'s.",
-            player(active),
-            player(1 - active.min(1))
+            seat_name(view, active),
+            seat_name(view, 1 - active.min(1))
         ),
         Style::new().add_modifier(Modifier::DIM),
     )];
     lines.extend(
         bag.iter()
             .enumerate()
-            .map(|(i, p)| Line::raw(format!("{}. {}", i + 1, bag_line(game, p)))),
+            .map(|(i, p)| Line::raw(format!("{}. {}", i + 1, bag_line(view, me, p)))),
     );
     lines
 }
 
 /// The bag box: [`bag_lines`] under a title saying who chooses the next resolution.
-pub(super) fn draw_bag(frame: &mut Frame, area: Rect, game: &Value, lines: Vec<Line<'static>>) {
-    let title = match seat_of(&game["chooser"]) {
-        Some(seat) => format!(" bag · {} chooses next ", player(seat)),
+pub(super) fn draw_bag(frame: &mut Frame, area: Rect, view: &Value, lines: Vec<Line<'static>>) {
+    let title = match seat_of(&view["game"]["chooser"]) {
+        Some(seat) => format!(" bag · {} chooses next ", seat_name(view, seat)),
         None => " bag ".to_owned(),
     };
     frame.render_widget(

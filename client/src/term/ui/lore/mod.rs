@@ -3,7 +3,8 @@
 //! out of 20 with a bar, ink ready of total, hand, deck and discard counts, the inkwell's
 //! cards for their owner alone) each over the cards they have in play (characters with
 //! strength/willpower and lore, damage, exerted and drying marks; items; locations with
-//! their lore a turn); the viewer's hand with what each card does; the bag when it holds
+//! their lore a turn); the viewer's hand with what each card does (each card keeping its
+//! number through the turn); the bag when it holds
 //! triggers, in the order they triggered; what is asked now with the legal actions
 //! numbered for the digit keys; the result at the end; and the log (newest at the bottom,
 //! scrollable).
@@ -24,8 +25,14 @@ use serde_json::Value;
 use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
 use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen};
 use crate::term::outcome::result_lines;
+use crate::term::presence::seat_name;
 use boxes::{bag_lines, draw_bag, draw_hand, draw_side, hand_lines, side_lines};
-use words::{action_line, decision, field_label, phase_name, player, seat_of, value_name};
+use words::{action_line, decision, field_label, phase_name, seat_of, value_name};
+
+/// A legal entry in lore's words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, me: Option<usize>, entry: &Value) -> String {
+    action_line(view, me, entry)
+}
 
 /// Draw the lore panel into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
@@ -43,8 +50,8 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         .map(|lines| wrapped_rows(lines, inner))
         .max()
         .unwrap_or(0);
-    let hand = hand_lines(game, me);
-    let bag = bag_lines(game);
+    let hand = hand_lines(view, me, screen.hand);
+    let bag = bag_lines(view, me);
     let (asked, cursor_line) = asked_lines(view, screen);
     let hand_rows = wrapped_rows(&hand, inner) + 2;
     let bag_rows = if bag.is_empty() {
@@ -64,7 +71,11 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let [top, sides_area, middle, log] = Layout::vertical([
         Constraint::Length(rows(top_rows.min(2))),
         Constraint::Length(rows(side_rows + 2)),
-        Constraint::Length(rows(hand_rows.max(bag_rows + now_rows))),
+        Constraint::Length(rows(super::room_for(
+            area.height,
+            top_rows.min(2) + side_rows + 2,
+            hand_rows.max(bag_rows + now_rows),
+        ))),
         Constraint::Min(3),
     ])
     .areas(area);
@@ -80,11 +91,11 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 
     let [hand_area, right] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(middle);
-    draw_hand(frame, hand_area, game, me, hand);
+    draw_hand(frame, hand_area, view, me, hand);
     let [bag_area, now_area] =
         Layout::vertical([Constraint::Length(rows(bag_rows)), Constraint::Min(3)]).areas(right);
     if !bag.is_empty() {
-        draw_bag(frame, bag_area, game, bag);
+        draw_bag(frame, bag_area, view, bag);
     }
     if tracker.is_over() {
         draw_result(frame, now_area, screen);
@@ -110,11 +121,11 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
     };
     let whose = match seat_of(&game["active"]) {
         _ if over => "game over".to_owned(),
-        Some(seat) if setup => format!("{} goes first", player(seat)),
+        Some(seat) if setup => format!("{} goes first", seat_name(view, seat)),
         Some(seat) if me == Some(seat) && !screen.my_move() => {
-            format!("{}'s turn (yours)", player(seat))
+            format!("{}'s turn (yours)", seat_name(view, seat))
         }
-        Some(seat) => format!("{}'s turn", player(seat)),
+        Some(seat) => format!("{}'s turn", seat_name(view, seat)),
         None => "?".to_owned(),
     };
     let mut spans = vec![
@@ -137,7 +148,6 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
 /// What is asked now (the prompt, else the decision in words) and the legal actions to
 /// choose from (or the open one being filled), with the line the cursor is on.
 fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
-    let game = &view["game"];
     let asked = view["prompt"]["text"]
         .as_str()
         .map_or_else(|| format!("Waiting: {}.", decision(view)), str::to_owned);
@@ -152,8 +162,8 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
         ));
         return (lines, 0);
     }
-    let entry = |e: &Value| action_line(game, me, e);
-    let value = |v: &Value| value_name(game, me, v);
+    let entry = |e: &Value| action_line(view, me, e);
+    let value = |v: &Value| value_name(view, me, v);
     let label = |e: &Value, f: &crate::term::form::Field| field_label(e, &f.name, f.item);
     let words = Words {
         entry: &entry,

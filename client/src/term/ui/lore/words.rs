@@ -1,15 +1,13 @@
-//! Lore in words: player names, the phase and whose decision it is, a card in play or in
-//! a hand with its numbers and marks, a trigger waiting in the bag, and a legal entry (or
-//! a value being chosen) described with the names of the cards it refers to.
+//! Lore in words: the phase and whose decision it is, a card in play or in a hand with its
+//! numbers and marks, a trigger waiting in the bag, and a legal entry (or a value being
+//! chosen) described with the names of the cards it refers to, never their ids. People are
+//! named as everywhere on screen ([`seat_name`]).
 
 use serde_json::Value;
 
 use crate::fill;
-
-/// "Player 1" for seat 0: the name the log uses.
-pub fn player(seat: usize) -> String {
-    format!("Player {}", seat + 1)
-}
+use crate::term::presence::seat_name;
+use crate::term::ui::names::{numbered, owned};
 
 /// A JSON string without quotes; `null` as "?"; other values as JSON.
 pub fn text(v: &Value) -> String {
@@ -51,7 +49,7 @@ pub fn decision(view: &Value) -> String {
     let game = &view["game"];
     let who = match awaited(view).as_slice() {
         [] => "nobody".to_owned(),
-        [seat] => player(*seat),
+        [seat] => seat_name(view, *seat),
         _ => "both players".to_owned(),
     };
     let bag = game["bag"].as_array().is_some_and(|b| !b.is_empty());
@@ -90,16 +88,8 @@ pub fn play_name(game: &Value, card: &Value) -> String {
     let Some((seat, _)) = in_play(game, &card["id"]) else {
         return name;
     };
-    let same: Vec<&Value> = game["sides"][seat]["play"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| c["name"] == card["name"])
-        .collect();
-    match same.iter().position(|c| c["id"] == card["id"]) {
-        Some(i) if same.len() > 1 => format!("{name} #{}", i + 1),
-        _ => name,
-    }
+    let own = game["sides"][seat]["play"].as_array().into_iter().flatten();
+    numbered(own, &card["id"]).unwrap_or(name)
 }
 
 /// A card's numbers in short: "2/3 ◆1" for a character (strength/willpower, lore),
@@ -186,16 +176,20 @@ fn trigger_name(game: &Value, id: &Value) -> Option<String> {
     Some(format!("{}'s trigger{place}", text(&p["name"])))
 }
 
-/// One trigger in the bag: "Player 1's Storm Herald: At the start of your turn, ...";
-/// a source no longer in play is said so.
-pub fn bag_line(game: &Value, p: &Value) -> String {
-    let owner = seat_of(&p["owner"]).map_or_else(|| "?".to_owned(), player);
+/// One trigger in the bag, for the viewer at `me`: "Player 1's Storm Herald: At the start
+/// of your turn, ...", "your Storm Herald: ..."; a source no longer in play is said so.
+pub fn bag_line(view: &Value, me: Option<usize>, p: &Value) -> String {
+    let game = &view["game"];
+    let source = match seat_of(&p["owner"]) {
+        Some(seat) => owned(&seat_name(view, seat), me == Some(seat), &text(&p["name"])),
+        None => text(&p["name"]),
+    };
     let gone = if in_play(game, &p["source"]).is_some() {
         ""
     } else {
         " (no longer in play)"
     };
-    format!("{owner}'s {}{gone}: {}", text(&p["name"]), text(&p["text"]))
+    format!("{}{gone}: {}", capital(&source), text(&p["text"]))
 }
 
 /// The card with `id` in a hand the view shows.
@@ -211,7 +205,8 @@ fn hand_card<'a>(game: &'a Value, id: &Value) -> Option<&'a Value> {
 /// A value being chosen, in words for the viewer at `me`: a card in play by id with whose
 /// it is and its state ("Stonebridge Warden (theirs, 2/5, 3 damage)"), a card of the hand
 /// by its name, "nothing" for `null`.
-pub fn value_name(game: &Value, me: Option<usize>, value: &Value) -> String {
+pub fn value_name(view: &Value, me: Option<usize>, value: &Value) -> String {
+    let game = &view["game"];
     if value.is_null() {
         return "nothing".to_owned();
     }
@@ -221,7 +216,7 @@ pub fn value_name(game: &Value, me: Option<usize>, value: &Value) -> String {
         } else if me.is_some() {
             "theirs".to_owned()
         } else {
-            player(seat)
+            seat_name(view, seat)
         };
         let short = match card["kind"].as_str() {
             Some("character") => format!("{}/{}", card["strength"], card["willpower"]),
@@ -256,14 +251,16 @@ pub fn field_label(entry: &Value, name: &str, item: Option<usize>) -> String {
 /// "play Moonlit Trickster (3 ink)", "quest with Hedge Witch (+1 lore)", "challenge
 /// Stonebridge Warden with Copper Squire", "resolve: Story Lamp's trigger", "pass the turn";
 /// an open entry says what is left to choose. Anything else as [`fill::describe`] has it.
-pub fn action_line(game: &Value, me: Option<usize>, entry: &Value) -> String {
-    let open = !fill::parameters(entry).is_empty();
+pub fn action_line(view: &Value, me: Option<usize>, entry: &Value) -> String {
+    let game = &view["game"];
+    let entry = &crate::term::form::shown(entry);
+    let open = fill::is_open(entry);
     let target = &entry["target"];
     let chosen = |prefix: &str| {
         if open || target.is_null() {
             String::new()
         } else {
-            format!("{prefix}{}", value_name(game, me, target))
+            format!("{prefix}{}", value_name(view, me, target))
         }
     };
     let choose = |what: &'static str| if open { what } else { "" };
@@ -303,13 +300,22 @@ pub fn action_line(game: &Value, me: Option<usize>, entry: &Value) -> String {
             if cards.is_empty() {
                 "keep the opening hand".to_owned()
             } else {
-                let names: Vec<String> = cards.iter().map(|c| value_name(game, me, c)).collect();
+                let names: Vec<String> = cards.iter().map(|c| value_name(view, me, c)).collect();
                 format!("put back {}", names.join(", "))
             }
         }),
         _ => None,
     };
     line.unwrap_or_else(|| fill::describe(entry))
+}
+
+/// `s` with its first letter in capitals ("your Storm Herald" opens a line as "Your").
+fn capital(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

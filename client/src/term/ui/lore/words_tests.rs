@@ -33,10 +33,15 @@ fn game() -> Value {
     })
 }
 
+/// [`game`] in its envelope (no `seats`: the players are "Player 1" and "Player 2").
+fn view() -> Value {
+    json!({"game": game()})
+}
+
 #[test]
 fn entries_name_the_cards_they_refer_to() {
-    let g = game();
-    let line = |e: Value| action_line(&g, Some(0), &e);
+    let v = view();
+    let line = |e: Value| action_line(&v, Some(0), &e);
     assert_eq!(
         line(json!({"kind": "ink", "card": 24})),
         "ink Moonlit Trickster"
@@ -67,8 +72,13 @@ fn entries_name_the_cards_they_refer_to() {
         "resolve: Wayfinder's Compass's trigger (bag 2)"
     );
     assert_eq!(
-        line(json!({"kind": "play", "card": 24, "target": {"$choose": {"enum": [78]}}})),
+        line(json!({"kind": "play", "card": 24, "target": {"$choose": {"enum": [78, 14]}}})),
         "play Moonlit Trickster (3 ink) on a character"
+    );
+    assert_eq!(
+        line(json!({"kind": "play", "card": 24, "target": {"$choose": {"enum": [78]}}})),
+        "play Moonlit Trickster (3 ink) on Stonebridge Warden (theirs, 2/5, 3 damage)",
+        "a target that cannot be another is named"
     );
     assert_eq!(
         line(json!({"kind": "resolve", "trigger": 130, "target": 78})),
@@ -116,16 +126,21 @@ fn the_decision_says_who_does_what() {
 #[test]
 fn values_and_cards_say_whose_and_their_state() {
     let g = game();
+    let v = view();
     assert_eq!(
-        value_name(&g, Some(0), &json!(78)),
+        value_name(&v, Some(0), &json!(78)),
         "Stonebridge Warden (theirs, 2/5, 3 damage)"
     );
     assert_eq!(
-        value_name(&g, Some(1), &json!(120)),
+        value_name(&v, Some(1), &json!(120)),
         "Sunken Library (yours, location, willpower 8)"
     );
-    assert_eq!(value_name(&g, Some(0), &json!(24)), "Moonlit Trickster");
-    assert_eq!(value_name(&g, Some(0), &Value::Null), "nothing");
+    assert_eq!(value_name(&v, Some(0), &json!(24)), "Moonlit Trickster");
+    assert_eq!(value_name(&v, Some(0), &Value::Null), "nothing");
+    assert_eq!(
+        value_name(&v, None, &json!(78)),
+        "Stonebridge Warden (Player 2, 2/5, 3 damage)"
+    );
     let squire = &g["sides"][0]["play"][0];
     assert_eq!(
         in_play_line(&g, squire),
@@ -136,9 +151,14 @@ fn values_and_cards_say_whose_and_their_state() {
         "Sunken Library · location -/8 ◆2 a turn"
     );
     assert_eq!(
-        bag_line(&g, &g["bag"][2]),
+        bag_line(&v, None, &g["bag"][2]),
         "Player 1's Copper Squire (no longer in play): When this character is banished, \
          draw a card."
+    );
+    assert_eq!(
+        bag_line(&v, Some(0), &g["bag"][2]),
+        "Your Copper Squire (no longer in play): When this character is banished, draw a \
+         card."
     );
     let (head, rest) = hand_card_parts(&g["sides"][0]["hand"][0]);
     assert_eq!(head, "Moonlit Trickster · 3 ink");

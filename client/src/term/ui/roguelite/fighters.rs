@@ -91,7 +91,7 @@ pub fn player_box(view: &Value, me: Option<usize>) -> (String, Vec<Line<'static>
         _ => "",
     };
     let fallen = if num(&p["hp"]) == 0 { " · fallen" } else { "" };
-    let title = format!(" {marker}{} · seat 0{held}{fallen} ", capital(player(me)));
+    let title = format!(" {marker}{}{held}{fallen} ", capital(&player(view, me)));
     let initiative = if p["initiative"] == true {
         " (initiative)"
     } else {

@@ -21,15 +21,18 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
-use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen};
-use crate::term::outcome::{result_lines, verdict, Verdict};
+use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen, LEAVE};
+use crate::term::outcome::result_lines;
+use crate::term::presence::seat_name;
 use words::{
     action_line, card_effect, current_run, energy, field_label, num, pace, queue_words,
     reward_sort, stage_words, text, value_name,
 };
 
-/// The result box's last line (as [`draw_result_box`] writes it), for its height.
-const LEAVE: &str = "Press q to leave; the result stays on your terminal.";
+/// A legal entry in roguelite's words (see [`words::action_line`]).
+pub(crate) fn action_words(view: &Value, entry: &Value) -> String {
+    action_line(&view["game"], &crate::term::form::shown(entry))
+}
 
 /// Draw the roguelite panel into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
@@ -44,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let (player_title, player_lines) = fighters::player_box(view, me);
     let (enemy_title, enemy_lines) = fighters::enemy_box(game);
     let fighter_rows = wrapped_rows(&player_lines, inner).max(wrapped_rows(&enemy_lines, inner));
-    let (cards_title, cards) = cards_lines(game, me);
+    let (cards_title, cards) = cards_lines(view, me);
     let (asked, cursor_line) = asked_lines(view, screen);
     let over = tracker.is_over();
     let result = result_text(screen);
@@ -58,13 +61,17 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     };
     let middle_rows = wrapped_rows(&cards, inner).max(right_rows) + 2;
     // The top lines wrap on a narrow terminal rather than lose the move marker.
-    let (top_text, queue_text) = (top_line(game, screen), queue_line(game, me));
+    let (top_text, queue_text) = (top_line(view, screen), queue_line(view, me));
     let full = usize::from(area.width);
     let [top, queue, sides, middle, log] = Layout::vertical([
         Constraint::Length(rows(wrapped_rows(std::slice::from_ref(&top_text), full))),
         Constraint::Length(rows(wrapped_rows(std::slice::from_ref(&queue_text), full))),
         Constraint::Length(rows(fighter_rows + 2)),
-        Constraint::Length(rows(middle_rows)),
+        Constraint::Length(rows(super::room_for(
+            area.height,
+            fighter_rows + 2 + 2,
+            middle_rows,
+        ))),
         Constraint::Min(3),
     ])
     .areas(area);
@@ -111,7 +118,8 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 
 /// `Depth 2/3, the Drowned Halls · Battle 5/9 · Your phase 2 (limit 30) · 1 phase in a row
 /// ← your move`.
-fn top_line(game: &Value, screen: &Screen) -> Line<'static> {
+fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
+    let game = &view["game"];
     let me = screen.tracker.seat();
     let mut spans = vec![
         Span::raw(format!(
@@ -123,7 +131,7 @@ fn top_line(game: &Value, screen: &Screen) -> Line<'static> {
             game["battles"]
         )),
         Span::styled(
-            stage_words(game, me),
+            stage_words(view, me),
             Style::new().add_modifier(Modifier::BOLD),
         ),
     ];
@@ -136,7 +144,8 @@ fn top_line(game: &Value, screen: &Screen) -> Line<'static> {
 }
 
 /// `Phase queue, round 1 (speed 52 against 30): ▶ you ×1 → Tide Golem ×1 → a new round`.
-fn queue_line(game: &Value, me: Option<usize>) -> Line<'static> {
+fn queue_line(view: &Value, me: Option<usize>) -> Line<'static> {
+    let game = &view["game"];
     let speeds = if current_run(game).is_some() {
         format!(
             " (speed {} against {})",
@@ -150,7 +159,7 @@ fn queue_line(game: &Value, me: Option<usize>) -> Line<'static> {
             format!("Phase queue, round {}{speeds}: ", game["round"]),
             Style::new().add_modifier(Modifier::BOLD),
         ),
-        Span::raw(queue_words(game, me)),
+        Span::raw(queue_words(view, me)),
     ])
 }
 
@@ -158,7 +167,8 @@ fn queue_line(game: &Value, me: Option<usize>) -> Line<'static> {
 /// the run's end; otherwise the hand (the viewer's own, each card with its cost and what it
 /// does, those the energy cannot pay dimmed), or its count for a spectator. The pile counts
 /// are in the player's box.
-fn cards_lines(game: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) {
+fn cards_lines(view: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) {
+    let game = &view["game"];
     let p = &game["player"];
     let bold = Style::new().add_modifier(Modifier::BOLD);
     if game["stage"] == "over" {
@@ -198,7 +208,11 @@ fn cards_lines(game: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) 
     }
     let Some(hand) = p["hand"].as_array().filter(|_| me.is_some()) else {
         let lines = vec![
-            Line::raw(format!("The player holds {} cards.", p["hand_count"])),
+            Line::raw(format!(
+                "{} holds {} cards.",
+                seat_name(view, 0),
+                p["hand_count"]
+            )),
             Line::raw("Only the player sees them."),
         ];
         return (" hand (hidden) ".to_owned(), lines);
@@ -248,9 +262,9 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
             pace(game)
         ),
         Some("playerPhase") if me == Some(0) => "Play cards, then end the turn.".to_owned(),
-        Some("playerPhase") => "The player plays cards, then ends the turn.".to_owned(),
+        Some("playerPhase") => format!("{} plays cards, then ends the turn.", seat_name(view, 0)),
         Some("reward") if me == Some(0) => "Take a reward or skip it.".to_owned(),
-        Some("reward") => "The player takes a reward or skips it.".to_owned(),
+        Some("reward") => format!("{} takes a reward or skips it.", seat_name(view, 0)),
         _ => "The run is over.".to_owned(),
     };
     let asked = view["prompt"]["text"]
@@ -278,29 +292,8 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
     (lines, cursor)
 }
 
-/// The result in the run's words: the verdict ("You won the run.", "The player lost the
-/// run.") then the summary; empty while the run goes on.
+/// The result for the viewer ("You won the run.", "Player 1 lost the run.") then the
+/// summary; empty while the run goes on.
 fn result_text(screen: &Screen) -> Vec<String> {
-    let mut lines = result_lines(screen.tracker);
-    let headline = match verdict(screen.tracker) {
-        None => return lines,
-        Some(Verdict::Won) => "You won the run.",
-        Some(Verdict::Lost) => "You lost the run.",
-        Some(Verdict::Decided | Verdict::Draw) => {
-            let won = screen
-                .tracker
-                .outcome()
-                .is_some_and(|o| o["winners"].as_array().is_some_and(|w| !w.is_empty()));
-            if won {
-                "The player won the run."
-            } else {
-                "The player lost the run."
-            }
-        }
-    };
-    match lines.first_mut() {
-        Some(first) => *first = headline.to_owned(),
-        None => lines.push(headline.to_owned()),
-    }
-    lines
+    result_lines(screen.tracker)
 }

@@ -1,4 +1,4 @@
-//! Roguelite in words: who is who ("you" or "the player", the enemy by name), the stage of
+//! Roguelite in words: who is who ("you", or the player's name, the enemy by name), the stage of
 //! the run, the phase queue, statuses with their stacks and turns, the enemy's pace, and a
 //! legal entry described with the card or reward it names ("play Slash (1 energy): deal 7",
 //! "take Riveted Hauberk (armor, put on whole)", "skip the reward").
@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::fill;
+use crate::term::presence::seat_name;
 
 /// A JSON string without quotes; `null` as "?"; other values as JSON.
 pub fn text(v: &Value) -> String {
@@ -21,12 +22,13 @@ pub fn num(v: &Value) -> u64 {
     v.as_u64().unwrap_or(0)
 }
 
-/// The player as the viewer calls it: "you" for seat 0's own screen, else "the player".
-pub fn player(me: Option<usize>) -> &'static str {
+/// The player as the viewer calls them: "you" on seat 0's own screen, else their name
+/// ("Player 1" when they gave none).
+pub fn player(view: &Value, me: Option<usize>) -> String {
     if me == Some(0) {
-        "you"
+        "you".to_owned()
     } else {
-        "the player"
+        seat_name(view, 0)
     }
 }
 
@@ -39,13 +41,13 @@ pub fn capital(s: &str) -> String {
     }
 }
 
-/// The side of a queue run (`player` or `enemy`) by name: "you"/"the player", or the
-/// enemy's name.
-pub fn side_name(game: &Value, side: &Value, me: Option<usize>) -> String {
+/// The side of a queue run (`player` or `enemy`) by name: "you" or the player's name, or
+/// the enemy's name.
+pub fn side_name(view: &Value, side: &Value, me: Option<usize>) -> String {
     if side == "player" {
-        player(me).to_owned()
+        player(view, me)
     } else {
-        text(&game["enemy"]["name"])
+        text(&view["game"]["enemy"]["name"])
     }
 }
 
@@ -105,14 +107,15 @@ pub fn current_run(game: &Value) -> Option<(&Value, u64)> {
 
 /// The stage of the run in words, for the top line: "Your phase 2 (limit 30)",
 /// "Tide Golem acts (2 energy left)", "Won: you choose a reward".
-pub fn stage_words(game: &Value, me: Option<usize>) -> String {
+pub fn stage_words(view: &Value, me: Option<usize>) -> String {
+    let game = &view["game"];
     let enemy = text(&game["enemy"]["name"]);
     match game["stage"].as_str() {
         Some("playerPhase") => {
             let whose = if me == Some(0) {
                 "Your".to_owned()
             } else {
-                "The player's".to_owned()
+                format!("{}'s", seat_name(view, 0))
             };
             format!(
                 "{whose} phase {} (limit {})",
@@ -124,9 +127,9 @@ pub fn stage_words(game: &Value, me: Option<usize>) -> String {
         Some("enemyEnd") => format!("{enemy}'s phase ends"),
         Some("reward") => {
             let chooses = if me == Some(0) {
-                "you choose"
+                "you choose".to_owned()
             } else {
-                "the player chooses"
+                format!("{} chooses", seat_name(view, 0))
             };
             format!("Won: {chooses} a reward")
         }
@@ -145,7 +148,8 @@ pub fn pace(game: &Value) -> String {
 }
 
 /// The round's phase queue: "▶ you ×2 → Tide Golem ×1 → a new round", or why there is none.
-pub fn queue_words(game: &Value, me: Option<usize>) -> String {
+pub fn queue_words(view: &Value, me: Option<usize>) -> String {
+    let game = &view["game"];
     let runs = game["queue"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     if runs.is_empty() {
         return match game["stage"].as_str() {
@@ -160,7 +164,7 @@ pub fn queue_words(game: &Value, me: Option<usize>) -> String {
             let mark = if i == 0 { "▶ " } else { "" };
             format!(
                 "{mark}{} ×{}",
-                side_name(game, &run["side"], me),
+                side_name(view, &run["side"], me),
                 num(&run["phases"])
             )
         })
@@ -360,16 +364,17 @@ mod tests {
         let game = json!({"stage": "enemyAct", "turn": 3, "turn_limit": 30,
             "enemy": {"name": "Glass Mantis", "energy": 1, "intent": ["Basic Attack"]},
             "queue": [{"side": "enemy", "phases": 2}, {"side": "player", "phases": 1}]});
+        let view = json!({"game": game});
         assert_eq!(
-            queue_words(&game, Some(0)),
+            queue_words(&view, Some(0)),
             "▶ Glass Mantis ×2 → you ×1 → a new round"
         );
         assert_eq!(
-            queue_words(&game, None),
-            "▶ Glass Mantis ×2 → the player ×1 → a new round"
+            queue_words(&view, None),
+            "▶ Glass Mantis ×2 → Player 1 ×1 → a new round"
         );
         assert_eq!(
-            stage_words(&game, None),
+            stage_words(&view, None),
             "Glass Mantis acts (1 energy left)"
         );
         assert_eq!(
@@ -378,12 +383,10 @@ mod tests {
         );
         let reward = json!({"stage": "reward", "battle": 3, "queue": [],
             "enemy": {"name": "Cellar Rat", "intent": []}});
-        assert_eq!(
-            stage_words(&reward, None),
-            "Won: the player chooses a reward"
-        );
-        assert_eq!(stage_words(&reward, Some(0)), "Won: you choose a reward");
-        assert_eq!(queue_words(&reward, Some(0)), "none: between battles");
-        assert_eq!(intent_words(&reward), None);
+        let named = json!({"seats": ["connected"], "names": ["Ana"], "game": reward});
+        assert_eq!(stage_words(&named, None), "Won: Ana chooses a reward");
+        assert_eq!(stage_words(&named, Some(0)), "Won: you choose a reward");
+        assert_eq!(queue_words(&named, Some(0)), "none: between battles");
+        assert_eq!(intent_words(&named["game"]), None);
     }
 }
