@@ -381,6 +381,7 @@ fn shared_view(game: &dyn Ruleset, viewers: &[Viewer]) -> ViewValue {
             taken: true,
             bot: false,
             connected: true,
+            name: None,
         })
         .collect();
     envelope_view_all(

@@ -13,6 +13,7 @@ use super::roster::{ENCOUNTERS, PARTY, PARTY_2_IDS};
 use super::rules::Rule;
 use super::skills::{find, Skill, OFFERING_POOL};
 use super::unit::Unit;
+use crate::ruleset::{Outcome, OutcomeReason};
 
 /// Skills offered after a won encounter.
 pub const OFFERED: usize = 3;
@@ -31,15 +32,6 @@ pub enum Phase {
     Reward,
     /// The run or the duel is over.
     Over,
-}
-
-/// The settled end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finish {
-    /// The winning seats (none: the run was lost, or the duel drawn).
-    pub winners: Vec<Seat>,
-    /// One sentence.
-    pub summary: String,
 }
 
 /// A gambit battle.
@@ -61,7 +53,7 @@ pub struct Gambit {
     pub(super) taken: Vec<&'static str>,
     pub(super) rng: ChaCha8Rng,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<Finish>,
+    pub(super) finish: Option<Outcome>,
 }
 
 /// A party for `team`, with the programs of `setup` where it gives one.
@@ -179,6 +171,7 @@ impl Gambit {
             (Mode::Pve, Ending::Won(0)) if self.encounter + 1 == ENCOUNTERS.len() => {
                 self.end(
                     vec![0],
+                    OutcomeReason::Completed,
                     format!(
                         "The party wins the run: the Warlord falls at tick {tick} of encounter 6."
                     ),
@@ -192,12 +185,19 @@ impl Gambit {
                 self.offer();
             }
             (Mode::Pve, ending) => {
-                let why = match ending {
-                    Ending::TimeUp => format!("ran out of time ({tick} ticks)"),
-                    _ => format!("was knocked out at tick {tick}"),
+                let (reason, why) = match ending {
+                    Ending::TimeUp => (
+                        OutcomeReason::Limit,
+                        format!("ran out of time ({tick} ticks)"),
+                    ),
+                    _ => (
+                        OutcomeReason::Knockout,
+                        format!("was knocked out at tick {tick}"),
+                    ),
                 };
                 self.end(
                     Vec::new(),
+                    reason,
                     format!(
                         "The run is lost: the party {why} in encounter {}.",
                         self.encounter + 1
@@ -207,28 +207,31 @@ impl Gambit {
             (Mode::Pvp, Ending::Won(winner)) => {
                 self.end(
                     vec![winner],
+                    OutcomeReason::Knockout,
                     format!("Player {}'s party wins at tick {tick}.", winner + 1),
                 );
             }
             (Mode::Pvp, Ending::BothDown) => {
                 self.end(
                     Vec::new(),
+                    OutcomeReason::Knockout,
                     format!("Both parties fell at tick {tick}: a draw."),
                 );
             }
             (Mode::Pvp, Ending::TimeUp) => {
                 self.end(
                     Vec::new(),
+                    OutcomeReason::Limit,
                     format!("Both parties still stand after {tick} ticks: a draw."),
                 );
             }
         }
     }
 
-    fn end(&mut self, winners: Vec<Seat>, summary: String) {
+    fn end(&mut self, winners: Vec<Seat>, reason: OutcomeReason, summary: String) {
         self.phase = Phase::Over;
         self.log.push(summary.clone());
-        self.finish = Some(Finish { winners, summary });
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 
     /// After a won encounter: offer up to three skills nobody took yet, drawn from the

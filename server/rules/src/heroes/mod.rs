@@ -36,6 +36,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::HeroesError;
 use options::{Options, Setup};
 use play::Action;
@@ -75,7 +76,7 @@ impl Game for Heroes {
         setup.deck().map(drop)
     }
 
-    fn start(_options: Options, seed: u64, setups: Vec<Setup>) -> Heroes {
+    fn start(_options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Heroes {
         // Every setup passed `check_setup`.
         let class = |seat: usize| {
             setups
@@ -142,10 +143,6 @@ impl Game for Heroes {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let (winners, summary) = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: winners.clone(),
-            summary: summary.clone(),
-        })
+        self.finish.clone()
     }
 }

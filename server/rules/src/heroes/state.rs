@@ -10,6 +10,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ruleset::{Outcome, OutcomeReason};
+
 use super::cards::{AbilitySlot, Card};
 use super::classes::{deck_of, Class};
 use super::combat::Minion;
@@ -115,7 +117,7 @@ pub struct Heroes {
     pub(super) log: Vec<String>,
     /// The rolls of the die for first player.
     pub(super) rolls: [u32; 2],
-    pub(super) finish: Option<(Vec<Seat>, String)>,
+    pub(super) finish: Option<Outcome>,
     /// Hits on the defending hero waiting for its answer (phase `Incoming`).
     pub(super) pending: Vec<u32>,
 }
@@ -384,7 +386,11 @@ impl Heroes {
         if self.active == self.first {
             self.round += 1;
             if self.round > ROUND_LIMIT {
-                self.finish(Vec::new(), format!("Round {ROUND_LIMIT} is over: a draw."));
+                self.finish(
+                    Vec::new(),
+                    OutcomeReason::Limit,
+                    format!("Round {ROUND_LIMIT} is over: a draw."),
+                );
                 return;
             }
             if self.market.start_round(self.round, &mut self.rng) {
@@ -402,17 +408,29 @@ impl Heroes {
         }
         let out = [0, 1].map(|s| self.sides[s].hero.health <= 0);
         match out {
-            [true, true] => self.finish(Vec::new(), "Both heroes fall at once: a draw.".into()),
-            [true, false] => self.finish(vec![1], "Player 2 wins: Player 1's hero falls.".into()),
-            [false, true] => self.finish(vec![0], "Player 1 wins: Player 2's hero falls.".into()),
+            [true, true] => self.finish(
+                Vec::new(),
+                OutcomeReason::Knockout,
+                "Both heroes fall at once: a draw.".into(),
+            ),
+            [true, false] => self.finish(
+                vec![1],
+                OutcomeReason::Knockout,
+                "Player 2 wins: Player 1's hero falls.".into(),
+            ),
+            [false, true] => self.finish(
+                vec![0],
+                OutcomeReason::Knockout,
+                "Player 1 wins: Player 2's hero falls.".into(),
+            ),
             [false, false] => {}
         }
     }
 
-    fn finish(&mut self, winners: Vec<Seat>, summary: String) {
+    fn finish(&mut self, winners: Vec<Seat>, reason: OutcomeReason, summary: String) {
         self.log.push(summary.clone());
         self.phase = Phase::Over;
-        self.finish = Some((winners, summary));
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 
     /// A fresh instance id.

@@ -387,7 +387,9 @@ fn end_both_heroes_at_0_is_a_draw_and_an_empty_deck_reshuffles_the_discard() {
     g.sides[0].hero.health = 0;
     g.sides[1].hero.health = 0;
     g.check_end();
-    let (winners, summary) = g.finish.clone().expect("over");
+    let crate::Outcome {
+        winners, summary, ..
+    } = g.finish.clone().expect("over");
     assert!(winners.is_empty(), "{summary}");
     let mut g = started();
     let all: Vec<_> = g.sides[0].deck.drain(..).collect();

@@ -10,6 +10,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ruleset::{Outcome, OutcomeReason};
+
 use super::bag::Pending;
 use super::cards::{Card, Kind, When};
 
@@ -160,7 +162,7 @@ pub struct Lore {
     pub(super) rng: ChaCha8Rng,
     pub(super) next_id: u32,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<(Vec<Seat>, String)>,
+    pub(super) finish: Option<Outcome>,
 }
 
 /// "Player 1", "Player 2".
@@ -422,26 +424,42 @@ impl Lore {
         let won = [0, 1].map(|s| self.sides[s].lore >= WIN_LORE);
         let lost = [0, 1].map(|s| self.sides[s].drew_from_empty);
         let end = match (won, lost) {
-            ([true, true], _) | ([false, false], [true, true]) => Some((
+            ([true, true], _) => Some(Outcome::new(
                 Vec::new(),
-                "Both players end the game at once: a draw.".to_string(),
+                OutcomeReason::Score,
+                "Both players end the game at once: a draw.",
             )),
-            ([true, false], _) => Some((vec![0], format!("Player 1 wins with {WIN_LORE} lore."))),
-            ([false, true], _) => Some((vec![1], format!("Player 2 wins with {WIN_LORE} lore."))),
-            (_, [true, false]) => Some((
-                vec![1],
-                "Player 2 wins: Player 1 had to draw from an empty deck.".to_string(),
+            ([false, false], [true, true]) => Some(Outcome::new(
+                Vec::new(),
+                OutcomeReason::Limit,
+                "Both players end the game at once: a draw.",
             )),
-            (_, [false, true]) => Some((
+            ([true, false], _) => Some(Outcome::new(
                 vec![0],
-                "Player 1 wins: Player 2 had to draw from an empty deck.".to_string(),
+                OutcomeReason::Score,
+                format!("Player 1 wins with {WIN_LORE} lore."),
+            )),
+            ([false, true], _) => Some(Outcome::new(
+                vec![1],
+                OutcomeReason::Score,
+                format!("Player 2 wins with {WIN_LORE} lore."),
+            )),
+            (_, [true, false]) => Some(Outcome::new(
+                vec![1],
+                OutcomeReason::Limit,
+                "Player 2 wins: Player 1 had to draw from an empty deck.",
+            )),
+            (_, [false, true]) => Some(Outcome::new(
+                vec![0],
+                OutcomeReason::Limit,
+                "Player 1 wins: Player 2 had to draw from an empty deck.",
             )),
             ([false, false], [false, false]) => None,
         };
-        if let Some((winners, summary)) = end {
-            self.log.push(summary.clone());
+        if let Some(outcome) = end {
+            self.log.push(outcome.summary.clone());
             self.phase = Phase::Over;
-            self.finish = Some((winners, summary));
+            self.finish = Some(outcome);
         }
     }
 

@@ -53,6 +53,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::RogueliteError;
 use options::{Options, Setup};
 use play::Action;
@@ -100,7 +101,7 @@ impl Game for Roguelite {
         1
     }
 
-    fn start(options: Options, seed: u64, _setups: Vec<Setup>) -> Roguelite {
+    fn start(options: Options, seed: u64, _setups: Vec<Setup>, names: Names) -> Roguelite {
         Roguelite::new(options.tick_ms, seed)
     }
 
@@ -187,10 +188,6 @@ impl Game for Roguelite {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let finish = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: finish.winners.clone(),
-            summary: finish.summary.clone(),
-        })
+        self.finish.clone()
     }
 }

@@ -16,6 +16,7 @@ use super::piles::{Piles, DRAW};
 use super::reward::Reward;
 use super::speed::{self, Side, PLAYER_SPEED};
 use super::status::Kind;
+use crate::ruleset::{Outcome, OutcomeReason};
 
 /// Spec 2.1: the player's energy each phase.
 pub const ENERGY: u32 = 3;
@@ -42,22 +43,13 @@ pub enum Stage {
     Over,
 }
 
-/// The settled end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finish {
-    /// Seat 0 when the run was won.
-    pub winners: Vec<usize>,
-    /// One sentence.
-    pub summary: String,
-}
-
 /// A roguelite run.
 #[derive(Debug, Clone)]
 pub struct Roguelite {
     pub(super) tick_ms: u64,
     pub(super) rng: ChaCha8Rng,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<Finish>,
+    pub(super) finish: Option<Outcome>,
     pub(super) stage: Stage,
     /// The enemy of every battle of the run, drawn at the start.
     pub(super) lineup: Vec<&'static EnemyKind>,
@@ -289,6 +281,7 @@ impl Roguelite {
         if self.player_phases >= TURN_LIMIT {
             self.end(
                 Vec::new(),
+                OutcomeReason::Limit,
                 format!(
                     "The run is lost: {} still stands after {TURN_LIMIT} of your phases in battle {}.",
                     self.foe.name,
@@ -306,6 +299,7 @@ impl Roguelite {
         if self.player.down() {
             self.end(
                 Vec::new(),
+                OutcomeReason::Knockout,
                 format!(
                     "The run is lost: you fall to {} in battle {} (depth {}).",
                     self.foe.name,
@@ -332,6 +326,7 @@ impl Roguelite {
         if self.battle + 1 == BATTLES {
             self.end(
                 vec![0],
+                OutcomeReason::Completed,
                 format!(
                     "The run is won: {} falls with you at {} HP.",
                     self.foe.name, self.player.hp
@@ -349,11 +344,11 @@ impl Roguelite {
     }
 
     /// The run ends.
-    pub(super) fn end(&mut self, winners: Vec<usize>, summary: String) {
+    pub(super) fn end(&mut self, winners: Vec<usize>, reason: OutcomeReason, summary: String) {
         self.stage = Stage::Over;
         self.queue.clear();
         self.log.push(summary.clone());
-        self.finish = Some(Finish { winners, summary });
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 }
 

@@ -169,7 +169,12 @@ fn the_pace_is_tick_ms_and_the_enemy_moves_only_by_engine_steps() {
     assert_eq!(Options::default().tick_ms, DEFAULT_TICK_MS);
     assert!(Options { tick_ms: 10_001 }.check().is_err());
     assert!(Options { tick_ms: 10_000 }.check().is_ok());
-    let mut g = Roguelite::start(Options { tick_ms: 250 }, 8, vec![]);
+    let mut g = Roguelite::start(
+        Options { tick_ms: 250 },
+        8,
+        vec![],
+        crate::Names::defaults(1),
+    );
     through_enemy(&mut g);
     assert_eq!(g.next_tick(), None);
     act(&mut g, Action::EndTurn {});
