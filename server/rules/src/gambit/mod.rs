@@ -99,7 +99,7 @@ impl Game for Gambit {
     }
 
     fn start(options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Gambit {
-        Gambit::new(&options, seed, &setups)
+        Gambit::new(&options, seed, &setups, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {

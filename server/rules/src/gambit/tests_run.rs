@@ -60,7 +60,12 @@ fn s2_progression_six_encounters_the_last_is_the_warlord() {
         reached >= 3,
         "the starting program wins the early encounters (reached {reached})"
     );
-    let mut run = Gambit::new(&super::options::Options::default(), 3, &[]);
+    let mut run = Gambit::new(
+        &super::options::Options::default(),
+        3,
+        &[],
+        crate::Names::defaults(1),
+    );
     let mut foes = Vec::new();
     for _ in 0..5 {
         run.next_encounter();
@@ -187,7 +192,7 @@ fn s1_pause_edit_and_resume_during_a_fight() {
     assert!(g
         .log(Viewer::Spectator)
         .iter()
-        .any(|l| l == "Paused at tick 1."));
+        .any(|l| l == "Player 1 pauses the fight at tick 1."));
 }
 
 #[test]
