@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod cards;
+pub mod changes;
 pub mod classes;
 pub mod combat;
 pub mod error;
@@ -60,7 +61,8 @@ impl Game for Heroes {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const SAMPLES: &'static [Sample] = &[Sample {
         name: "duel",
-        about: "a Barbarian against a Mage",
+        about: "a Barbarian (seat 0) against a Mage (seat 1), each seat bringing the sample's \
+                class; a seat the server plays is a Barbarian",
         options: "{}",
         setups: &[r#"{"class": "barbarian"}"#, r#"{"class": "mage"}"#],
     }];
@@ -85,7 +87,7 @@ impl Game for Heroes {
                 .unwrap_or(&classes::BARBARIAN)
         };
         let deck = |seat: usize| setups.get(seat).and_then(|s| s.deck().ok().flatten());
-        Heroes::with_decks([class(0), class(1)], [deck(0), deck(1)], seed)
+        Heroes::with_decks([class(0), class(1)], [deck(0), deck(1)], seed, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {

@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::ruleset::{Outcome, OutcomeReason};
+use crate::words::{self, Names};
 
 use super::cards::{AbilitySlot, Card};
 use super::classes::{deck_of, Class};
@@ -56,6 +57,8 @@ pub struct Side {
     pub mulliganed: bool,
     /// The once-per-game active relic was used.
     pub relic_used: bool,
+    /// Cards drawn so far (the log says how many each action drew).
+    pub drawn: u32,
 }
 
 /// The index of an ability slot in [`Side::upgrades`].
@@ -120,12 +123,14 @@ pub struct Heroes {
     pub(super) finish: Option<Outcome>,
     /// Hits on the defending hero waiting for its answer (phase `Incoming`).
     pub(super) pending: Vec<u32>,
+    /// How the log names the seats.
+    pub(super) names: Names,
 }
 
 impl Heroes {
     /// A new game for these classes with their ready decks.
     pub fn new(classes: [&'static Class; 2], seed: u64) -> Heroes {
-        Heroes::with_decks(classes, [None, None], seed)
+        Heroes::with_decks(classes, [None, None], seed, Names::defaults(2))
     }
 
     /// A new game for these classes and decks (`None`: the class's ready deck): decks
@@ -135,6 +140,7 @@ impl Heroes {
         classes: [&'static Class; 2],
         decks: [Option<Vec<&'static Card>>; 2],
         seed: u64,
+        names: Names,
     ) -> Heroes {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut next_id = 1;
@@ -165,6 +171,7 @@ impl Heroes {
                 turns: 0,
                 mulliganed: false,
                 relic_used: false,
+                drawn: 0,
             }
         });
         let rolls = loop {
@@ -191,14 +198,22 @@ impl Heroes {
             rng,
             next_id,
             log: vec![format!(
-                "The die: Player 1 rolls {}, Player 2 rolls {}. Player {} chooses who goes first.",
+                "{} ({}) against {} ({}). The die: {} rolls {}, {} rolls {}: {} chooses who \
+                 goes first.",
+                names.of(0),
+                classes[0].name,
+                names.of(1),
+                classes[1].name,
+                names.of(0),
                 rolls[0],
+                names.of(1),
                 rolls[1],
-                winner + 1
+                names.of(winner)
             )],
             rolls,
             finish: None,
             pending: Vec::new(),
+            names,
         }
     }
 
@@ -245,9 +260,16 @@ impl Heroes {
             self.sides[seat].hero.mana = mana;
             self.sides[seat].hero.max_mana = mana;
         }
+        let chooser = match self.phase {
+            Phase::Choosing(seat) => seat,
+            _ => first,
+        };
         self.log.push(format!(
-            "Player {} goes first. Each player may put back up to {MULLIGAN_MAX} cards.",
-            first + 1
+            "{} chooses: {} goes first with 1 mana, {} second with 2 mana and one more card. \
+             Each may put back up to {MULLIGAN_MAX} cards.",
+            self.names.of(chooser),
+            self.names.of(first),
+            self.names.of(1 - first)
         ));
         self.phase = Phase::Mulligan;
     }
@@ -262,12 +284,15 @@ impl Heroes {
         side.deck.shuffle(&mut self.rng);
         side.mulliganed = true;
         self.draw(seat, back.len());
-        self.log.push(format!(
-            "Player {} puts back {} card{}.",
-            seat + 1,
-            back.len(),
-            if back.len() == 1 { "" } else { "s" }
-        ));
+        self.log.push(if back.is_empty() {
+            format!("{} keeps the opening hand.", self.names.of(seat))
+        } else {
+            format!(
+                "{} puts back {} and draws as many.",
+                self.names.of(seat),
+                words::count(back.len() as u32, "card")
+            )
+        });
         if self.sides.iter().all(|s| s.mulliganed) {
             self.start_turn();
         }
@@ -285,13 +310,14 @@ impl Heroes {
                 side.deck.append(&mut side.discard);
                 side.deck.shuffle(&mut self.rng);
                 self.log.push(format!(
-                    "Player {} shuffles the discard pile into a new deck.",
-                    seat + 1
+                    "{} shuffles the discard pile into a new deck.",
+                    self.names.of(seat)
                 ));
             }
             let side = &mut self.sides[seat];
             if let Some(card) = side.deck.pop() {
                 side.hand.push(card);
+                side.drawn += 1;
             }
         }
     }
@@ -305,6 +331,7 @@ impl Heroes {
             m.tapped = false;
             m.sick = false;
         }
+        let before = self.snapshot();
         let side = &mut self.sides[seat];
         side.turns += 1;
         side.spells_this_turn = 0;
@@ -313,14 +340,15 @@ impl Heroes {
         } else {
             side.hero.used = Default::default();
         }
-        self.log.push(format!(
-            "Round {}: Player {}'s turn ({} mana).",
-            self.round,
-            seat + 1,
-            self.sides[seat].hero.mana
-        ));
         self.draw(seat, 1);
         self.start_of_turn_effects(seat);
+        let what = format!(
+            "Round {}: {}'s turn, {} mana",
+            self.round,
+            self.names.of(seat),
+            self.sides[seat].hero.mana
+        );
+        self.note(what, &before);
         self.check_end();
     }
 
@@ -366,7 +394,6 @@ impl Heroes {
                 });
                 self.sides[killer].hero.gold += m.bounty + bonus;
             }
-            self.log.push(format!("Minion {} dies.", m.id));
         }
         self.minions.retain(|m| m.damage < m.health);
     }
@@ -376,12 +403,16 @@ impl Heroes {
     /// rounds 4 and 7).
     pub(super) fn end_turn(&mut self) {
         let seat = self.active;
+        let before = self.snapshot();
         self.sides[seat].hero.end_turn();
         for m in &mut self.minions {
             m.damage = 0;
         }
-        self.log
-            .push(format!("Player {} passes the turn.", seat + 1));
+        let what = format!(
+            "{} passes the turn; damaged minions heal to full",
+            self.names.of(seat)
+        );
+        self.note(what, &before);
         self.active = 1 - seat;
         if self.active == self.first {
             self.round += 1;
@@ -394,8 +425,12 @@ impl Heroes {
                 return;
             }
             if self.market.start_round(self.round, &mut self.rng) {
-                self.log
-                    .push(format!("Round {}: the market refreshes.", self.round));
+                let items: Vec<&str> = self.market.slots.iter().flatten().map(|i| i.name).collect();
+                self.log.push(format!(
+                    "Round {}: the market refreshes with {}.",
+                    self.round,
+                    words::and_list(&items)
+                ));
             }
         }
         self.start_turn();
@@ -416,12 +451,20 @@ impl Heroes {
             [true, false] => self.finish(
                 vec![1],
                 OutcomeReason::Knockout,
-                "Player 2 wins: Player 1's hero falls.".into(),
+                format!(
+                    "{} wins: {}'s hero falls.",
+                    self.names.of(1),
+                    self.names.of(0)
+                ),
             ),
             [false, true] => self.finish(
                 vec![0],
                 OutcomeReason::Knockout,
-                "Player 1 wins: Player 2's hero falls.".into(),
+                format!(
+                    "{} wins: {}'s hero falls.",
+                    self.names.of(0),
+                    self.names.of(1)
+                ),
             ),
             [false, false] => {}
         }
