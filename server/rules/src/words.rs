@@ -115,24 +115,30 @@ pub fn owned(owner: &str, thing: &str) -> String {
     format!("{}'s {thing}", owner)
 }
 
+/// Where a count went: "(20 to 16)". Every change the log states ends with it.
+pub fn span(before: impl std::fmt::Display, after: impl std::fmt::Display) -> String {
+    format!("({before} to {after})")
+}
+
 /// Damage and the health it left: "4 damage (20 to 16)". `amount` is what was dealt; when
 /// something absorbed part of it the health moves by less, and the caller says what did.
 pub fn damage(amount: u32, before: u32, after: u32) -> String {
-    format!("{amount} damage ({before} to {after})")
+    format!("{amount} damage {}", span(before, after))
 }
 
 /// Healing and the health it left: "heals 4 (16 to 20)". `amount` is what the health rose
 /// by.
 pub fn heal(amount: u32, before: u32, after: u32) -> String {
-    format!("heals {amount} ({before} to {after})")
+    format!("heals {amount} {}", span(before, after))
 }
 
 /// A change of any other count: "+3 lore (5 to 8)", "-2 strength (4 to 2)".
 pub fn gain(before: i64, after: i64, what: &str) -> String {
     let sign = if after >= before { "+" } else { "-" };
     format!(
-        "{sign}{} {what} ({before} to {after})",
-        after.abs_diff(before)
+        "{sign}{} {what} {}",
+        after.abs_diff(before),
+        span(before, after)
     )
 }
 
@@ -224,6 +230,7 @@ mod tests {
 
     #[test]
     fn amounts_say_how_much_and_from_what_to_what() {
+        assert_eq!(span(20, 16), "(20 to 16)");
         assert_eq!(damage(4, 20, 16), "4 damage (20 to 16)");
         assert_eq!(damage(7, 60, 57), "7 damage (60 to 57)");
         assert_eq!(heal(4, 16, 20), "heals 4 (16 to 20)");

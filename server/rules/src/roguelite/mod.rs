@@ -102,7 +102,7 @@ impl Game for Roguelite {
     }
 
     fn start(options: Options, seed: u64, _setups: Vec<Setup>, names: Names) -> Roguelite {
-        Roguelite::new(options.tick_ms, seed)
+        Roguelite::new(options.tick_ms, seed, &names.of(0))
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -135,9 +135,9 @@ impl Game for Roguelite {
                 Prompt::new(
                     "turn",
                     format!(
-                        "Your phase {} of at most {TURN_LIMIT} ({} in a row): play cards with \
-                         your energy, then end your turn.",
-                        self.player_phases, mine
+                        "Your phase {} of at most {TURN_LIMIT} in this battle ({} in a row), {} \
+                         energy left: play cards, then end your turn.",
+                        self.player_phases, mine, self.energy
                     ),
                 )
             }
