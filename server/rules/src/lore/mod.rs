@@ -96,7 +96,7 @@ impl Game for Lore {
                 .and_then(|s| s.cards(seat).ok())
                 .unwrap_or_else(|| decks::READY_DECKS[seat].list())
         };
-        Lore::new([deck(0), deck(1)], seed)
+        Lore::new([deck(0), deck(1)], seed, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {
