@@ -161,7 +161,16 @@ pub fn evaluate(units: &[Unit], me: usize) -> (Option<(&'static Skill, Vec<usize
         match targets(units, me, skill, mode) {
             None => why.push(format!("{n}: {} skipped: no valid target", skill.name)),
             Some(locked) => {
-                let names: Vec<&str> = locked.iter().map(|&i| units[i].label.as_str()).collect();
+                let names: Vec<&str> = locked
+                    .iter()
+                    .map(|&i| {
+                        if i == me {
+                            "itself"
+                        } else {
+                            units[i].label.as_str()
+                        }
+                    })
+                    .collect();
                 let on = crate::words::and_list(&names);
                 why.push(format!("{n}: {} fires on {on}", skill.name));
                 chosen = Some((*skill, locked));

@@ -106,7 +106,7 @@ impl Battle {
         let mut pieces: Vec<String> = Vec::new();
         if def.deals_damage() {
             let opp = &mut self.sides[foe];
-            let hp_before = opp.hp;
+            let (hp_before, block_before) = (opp.hp, opp.block);
             let hit = opp.take_damage(out.damage);
             let mut parts = Vec::new();
             if focus > 0 || out.damage > def.value {
@@ -129,7 +129,8 @@ impl Battle {
                     if !why.is_empty() {
                         why.push_str(", ");
                     }
-                    why.push_str(&format!("{} blocked", hit.blocked));
+                    let block = words::gain(i64::from(block_before), i64::from(opp.block), "block");
+                    why.push_str(&format!("{} blocked, {block}", hit.blocked));
                 }
                 piece.push_str(&format!(": {why}"));
             }
