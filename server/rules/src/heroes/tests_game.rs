@@ -391,6 +391,11 @@ fn end_both_heroes_at_0_is_a_draw_and_an_empty_deck_reshuffles_the_discard() {
         winners, summary, ..
     } = g.finish.clone().expect("over");
     assert!(winners.is_empty(), "{summary}");
+    assert_eq!(summary, "Both heroes fall at once: a draw.");
+    assert_eq!(
+        g.finish.as_ref().map(|f| f.reason),
+        Some(crate::OutcomeReason::Knockout)
+    );
     let mut g = started();
     let all: Vec<_> = g.sides[0].deck.drain(..).collect();
     g.sides[0].discard.extend(all);

@@ -72,6 +72,15 @@ fn deliverable_questing_to_20_lore_wins() {
     assert_eq!(turns, 7, "3 lore a turn: 21 on the 7th quest");
     assert_eq!(g.sides[0].lore, 21);
     assert_eq!(g.finish.as_ref().map(|f| f.winners.clone()), Some(vec![0]));
+    let finish = g.finish.as_ref().expect("over");
+    assert_eq!(finish.reason, crate::OutcomeReason::Score);
+    assert_eq!(
+        finish.summary,
+        format!(
+            "Player 1 wins with 21 lore to Player 2's {}.",
+            g.sides[1].lore
+        )
+    );
 }
 
 #[test]
@@ -125,6 +134,12 @@ fn deliverable_deck_out_loss() {
         "seat 0 had to draw from an empty deck"
     );
     assert_eq!(g.finish.as_ref().map(|f| f.winners.clone()), Some(vec![1]));
+    let finish = g.finish.as_ref().expect("over");
+    assert_eq!(finish.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        finish.summary,
+        "Player 2 wins: Player 1 had to draw from an empty deck."
+    );
 }
 
 #[test]

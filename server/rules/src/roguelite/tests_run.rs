@@ -112,7 +112,16 @@ fn a_battle_not_won_in_30_player_phases_loses_the_run() {
     act(&mut g, Action::EndTurn {});
     assert_eq!(g.stage, Stage::Over);
     let finish = g.finish.as_ref().expect("over");
-    assert!(finish.winners.is_empty() && finish.summary.contains("30"));
+    assert!(finish.winners.is_empty());
+    assert_eq!(finish.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        finish.summary,
+        format!(
+            "Player 1's run is lost: Tide Golem still stands after 30 of Player 1's phases in \
+             battle {}.",
+            g.battle + 1
+        )
+    );
 }
 
 #[test]

@@ -108,7 +108,16 @@ fn decision_ko_is_judged_only_at_resolution() {
     assert!(b.outcome().is_none());
     b.pass(1);
     assert_eq!(b.phase, Phase::GameOver);
-    assert_eq!(b.outcome().map(|o| o.winners), Some(vec![0]));
+    let outcome = b.outcome().expect("over");
+    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.reason, crate::OutcomeReason::Knockout);
+    assert!(
+        outcome
+            .summary
+            .starts_with("Player 1 wins by knockout in round 1. Final scores: Player 1 "),
+        "{}",
+        outcome.summary
+    );
 }
 
 #[test]
@@ -256,7 +265,14 @@ fn decision_round_limit_40() {
     let result = b.result.clone().expect("over");
     assert_eq!(result.winner, None);
     assert_eq!(result.final_scores, [70 + 30, 10]);
-    assert_eq!(b.outcome().map(|o| o.winners), Some(vec![]));
+    let outcome = b.outcome().expect("over");
+    assert_eq!(outcome.winners, Vec::<usize>::new());
+    assert_eq!(outcome.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        outcome.summary,
+        "Round 40 ended with no knockout: the battle is a draw. Final scores: Player 1 100, \
+         Player 2 10."
+    );
 }
 
 #[test]

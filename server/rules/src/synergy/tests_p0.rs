@@ -284,7 +284,12 @@ fn s12_p0_6_simultaneous_ko_is_defeat() {
     assert_eq!(outcome.winners, vec![1]);
     let result = b.result.clone().expect("the battle is over");
     assert_eq!(result.final_scores, [0, 0]);
-    assert!(result.summary.contains("defeat for Player"));
+    assert_eq!(outcome.reason, crate::OutcomeReason::Knockout);
+    assert_eq!(
+        result.summary,
+        "Both sides fell in the same resolution, which is a defeat for Player 1: Training \
+         Automaton wins. Final scores: Player 1 0, Training Automaton 0."
+    );
 }
 
 #[test]
