@@ -46,7 +46,7 @@ const route = { entered: null, takeSeat: new Map() };
 const conn = new Connection(url, {
   open: () => {
     conn
-      .request({ type: "hello", protocol: 1 })
+      .request({ type: "hello", protocol: 1, name: "web page" })
       .then((welcome) => lobby.setRulesets(welcome.rulesets))
       .catch((error) => lobby.say(`The server did not greet the page: ${error.message}`));
     // The server forgot this connection's battles with the old socket.

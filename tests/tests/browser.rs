@@ -318,6 +318,6 @@ async fn a_visitor_fills_an_open_entry_and_starts_the_fight() {
     assert_not_blank(&out);
     // The form's rule was accepted (PLAY_STRICT, so nothing the page sent was refused), and
     // the fight began: the page's `start` was the first or the second of the two.
-    assert_played_by_the_page(&server, &battle_id, "are ready: the fight starts").await;
+    assert_played_by_the_page(&server, &battle_id, "Both parties are ready").await;
     server.shutdown().await;
 }
