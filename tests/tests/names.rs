@@ -10,6 +10,16 @@ use battle_e2e::{
 };
 use serde_json::{json, Value};
 
+/// The names `list` gives the seats of `battle`.
+async fn listed_names(client: &mut Client, battle: &str) -> Vec<Option<String>> {
+    let listed = client.list().await;
+    let row = listed
+        .iter()
+        .find(|b| b.battle_id == battle)
+        .expect("listed");
+    row.seats.iter().map(|s| s.name.clone()).collect()
+}
+
 /// Every line of the log `tracker` holds, as one text.
 fn log_text(tracker: &ViewTracker) -> String {
     tracker
@@ -52,13 +62,8 @@ async fn hello_names_name_the_seats_everywhere_and_survive_a_restart() {
             "{who}: {log}"
         );
     }
-    let listed = watcher.list().await;
-    let row = listed
-        .iter()
-        .find(|b| b.battle_id == battle)
-        .expect("listed");
-    let names: Vec<Option<&str>> = row.seats.iter().map(|s| s.name.as_deref()).collect();
-    assert_eq!(names, [Some("Ana"), Some("Ben")], "{row:?}");
+    let both = [Some("Ana".to_owned()), Some("Ben".to_owned())];
+    assert_eq!(listed_names(&mut watcher, &battle).await, both);
     let tokens = (seat0.token.clone(), seat1.token.clone());
     server.drain().await;
     drop((ana, ben, watcher));
@@ -72,13 +77,7 @@ async fn hello_names_name_the_seats_everywhere_and_survive_a_restart() {
     settle(&mut p0, &mut again0.tracker).await;
     let view = again0.tracker.view().expect("a view").clone();
     assert_eq!(view["names"], json!(["Ana", "Ben"]), "{view}");
-    let listed = p0.list().await;
-    let row = listed
-        .iter()
-        .find(|b| b.battle_id == battle)
-        .expect("listed");
-    let names: Vec<Option<&str>> = row.seats.iter().map(|s| s.name.as_deref()).collect();
-    assert_eq!(names, [Some("Ana"), Some("Ben")], "{row:?}");
+    assert_eq!(listed_names(&mut p0, &battle).await, both);
     let req = p1.req();
     p1.send(ClientMsg::Resign {
         battle_id: battle.clone(),
@@ -111,13 +110,11 @@ async fn an_engine_seat_has_its_rulesets_name_and_an_unnamed_seat_is_a_player() 
     let server = start_server().await;
     let mut host = Client::connect(&server, "host").await;
     let battle = host.create(Create::synergy(json!({"mode": "pve"}))).await;
-    let listed = host.list().await;
-    let row = listed
-        .iter()
-        .find(|b| b.battle_id == battle)
-        .expect("listed");
-    assert_eq!(row.seats[0].name, None, "nobody named seat 0");
-    assert_eq!(row.seats[1].name.as_deref(), Some("Training Automaton"));
+    assert_eq!(
+        listed_names(&mut host, &battle).await,
+        [None, Some("Training Automaton".to_owned())],
+        "nobody named seat 0; the engine's seat has the ruleset's name"
+    );
     let mut seat0 = host.join(&battle, Some(0)).await;
     settle(&mut host, &mut seat0.tracker).await;
     let view = seat0.tracker.view().expect("a view");

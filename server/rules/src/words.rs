@@ -142,6 +142,12 @@ pub fn gain(before: i64, after: i64, what: &str) -> String {
     )
 }
 
+/// [`gain`] when the count moved from `before` to `after`, `None` when it did not.
+pub fn changed(before: impl Into<i64>, after: impl Into<i64>, what: &str) -> Option<String> {
+    let (before, after) = (before.into(), after.into());
+    (before != after).then(|| gain(before, after, what))
+}
+
 /// A health change stated the way every ruleset states it: [`damage`] when it fell,
 /// [`heal`] when it rose, "no change (20)" when it did not move.
 pub fn health(before: u32, after: u32) -> String {
@@ -240,6 +246,11 @@ mod tests {
         assert_eq!(gain(5, 8, "lore"), "+3 lore (5 to 8)");
         assert_eq!(gain(4, 2, "strength"), "-2 strength (4 to 2)");
         assert_eq!(gain(0, 0, "score"), "+0 score (0 to 0)");
+        assert_eq!(
+            changed(2u32, 5u32, "gold"),
+            Some("+3 gold (2 to 5)".to_owned())
+        );
+        assert_eq!(changed(-1i32, -1i32, "armor"), None);
     }
 
     #[test]

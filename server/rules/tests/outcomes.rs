@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use battle_protocol::{BattleStatus, OutcomeReason, SeatInfo};
+use battle_protocol::{BattleStatus, OutcomeReason};
 use battle_rules::catalog::catalog;
 use battle_rules::ruleset::Ruleset;
 use battle_rules::view::{envelope_view_all, Viewer, Viewers};
@@ -32,26 +32,12 @@ fn started(entry: &RulesetEntry, sample: &Sample, seed: u64) -> Box<dyn Ruleset>
     game
 }
 
-/// The outcome as the envelope gives it to a spectator.
+/// The outcome as the envelope gives it to a spectator (a replay's envelope: no seat
+/// presence).
 fn envelope_outcome(game: &dyn Ruleset) -> Value {
-    let seats: Vec<SeatInfo> = (0..game.seat_count())
-        .map(|seat| SeatInfo {
-            seat,
-            taken: true,
-            bot: false,
-            connected: true,
-            name: None,
-        })
-        .collect();
-    envelope_view_all(
-        "b1",
-        BattleStatus::Finished,
-        &seats,
-        game,
-        Viewers::SPECTATORS,
-    )
-    .project(Viewer::Spectator)
-    .to_value()["outcome"]
+    envelope_view_all("b1", BattleStatus::Finished, &[], game, Viewers::SPECTATORS)
+        .project(Viewer::Spectator)
+        .to_value()["outcome"]
         .clone()
 }
 

@@ -355,14 +355,18 @@ fn note_the_forecast_predicts_the_next_action_after_the_current_one() {
     );
 }
 
+/// The lines `ticks` ticks of a fight of `units` write.
+fn lines(units: Vec<Unit>, ticks: u32) -> Vec<String> {
+    run(&mut fight(units), ticks)
+}
+
 #[test]
 fn the_log_says_who_did_what_to_whom_and_by_how_much() {
     // Two Strikes in a row: each gives its damage and the HP before and after.
-    let mut f = fight(vec![
-        always(unit("A", 0, 100), "strike"),
-        unit("e1", 1, 100),
-    ]);
-    let log = run(&mut f, 4);
+    let log = lines(
+        vec![always(unit("A", 0, 100), "strike"), unit("e1", 1, 100)],
+        4,
+    );
     for line in [
         "Tick 1: A begins Strike on e1 (2 ticks).",
         "Tick 2: A's Strike on e1: 12 damage (100 to 88).",
@@ -371,12 +375,14 @@ fn the_log_says_who_did_what_to_whom_and_by_how_much() {
         assert!(log.contains(&line.to_owned()), "{line}: {log:?}");
     }
     // Two hits in one tick: each one's share, then the whole change.
-    let mut f = fight(vec![
-        always(unit("A", 0, 100), "strike"),
-        always(unit("B", 0, 100), "strike"),
-        unit("e1", 1, 100),
-    ]);
-    let log = run(&mut f, 2);
+    let log = lines(
+        vec![
+            always(unit("A", 0, 100), "strike"),
+            always(unit("B", 0, 100), "strike"),
+            unit("e1", 1, 100),
+        ],
+        2,
+    );
     let both = "Tick 2: A's Strike (12 damage) and B's Strike (12 damage) on e1: 24 damage \
                 (100 to 76).";
     assert!(log.contains(&both.to_owned()), "{log:?}");
@@ -391,11 +397,10 @@ fn the_log_says_who_did_what_to_whom_and_by_how_much() {
                 absorbed by its shield, -4 shield (4 to 0).";
     assert!(log.contains(&line.to_owned()), "{log:?}");
     // A status says who put it on whom and for how long.
-    let mut f = fight(vec![
-        always(unit("A", 0, 100), "venom_dart"),
-        unit("e1", 1, 100),
-    ]);
-    let log = run(&mut f, 3);
+    let log = lines(
+        vec![always(unit("A", 0, 100), "venom_dart"), unit("e1", 1, 100)],
+        3,
+    );
     for line in [
         "Tick 2: A's Venom Dart leaves e1 poisoned for 4 ticks (5 damage a tick).",
         "Tick 3: e1 takes poison damage: 5 damage (100 to 95).",

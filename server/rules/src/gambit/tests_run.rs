@@ -324,106 +324,89 @@ fn the_bot_reaches_the_warlord() {
     }
 }
 
+/// The outcome of a fight of `options` (seats Ana and Ben) made ready by `set` and stepped
+/// once, at its encounter `encounter`.
+fn ended(
+    options: &super::options::Options,
+    encounter: usize,
+    set: impl Fn(&mut super::unit::Unit),
+) -> crate::Outcome {
+    let names = crate::Names::new(vec![Some("Ana".into()), Some("Ben".into())]);
+    let mut g = Gambit::new(options, 1, &[], names);
+    g.encounter = encounter;
+    g.fight.units.iter_mut().for_each(set);
+    if g.fight
+        .units
+        .iter()
+        .all(|u| u.rules.iter().all(Option::is_none))
+    {
+        g.fight.tick = super::fight::MAX_TICKS - 1;
+    }
+    g.phase = Phase::Fighting;
+    g.step();
+    g.finish.clone().expect("over")
+}
+
 #[test]
 fn each_way_a_run_or_a_duel_ends_is_said_in_its_outcome() {
-    use super::fight::MAX_TICKS;
     use super::options::{Mode, Options};
-    use crate::{Names, OutcomeReason};
-    let names = || Names::new(vec![Some("Ana".into()), Some("Ben".into())]);
+    use crate::OutcomeReason::{Completed, Knockout, Limit};
     let pve = Options::default();
     let pvp = Options {
         mode: Mode::Pvp,
         ..Options::default()
     };
-    // A run whose party still stands when the fight's time is up is lost.
-    let mut g = Gambit::new(&pve, 1, &[], names());
-    for unit in &mut g.fight.units {
-        unit.rules = Default::default();
+    let idle = |u: &mut super::unit::Unit| u.rules = Default::default();
+    let down = |team: Option<usize>| {
+        move |u: &mut super::unit::Unit| {
+            if team.is_none_or(|t| t == u.team) {
+                u.hp = 0;
+            }
+        }
+    };
+    for (outcome, reason, winners, summary) in [
+        (
+            ended(&pve, 0, idle),
+            Limit,
+            vec![],
+            "Ana's run is lost: the party ran out of time (600 ticks) in encounter 1.",
+        ),
+        (
+            ended(&pve, 0, down(Some(0))),
+            Knockout,
+            vec![],
+            "Ana's run is lost: the party was knocked out at tick 1 in encounter 1.",
+        ),
+        (
+            ended(&pve, 5, down(Some(1))),
+            Completed,
+            vec![0],
+            "Ana's party wins the run: the Warlord falls at tick 1 of encounter 6.",
+        ),
+        (
+            ended(&pvp, 0, down(Some(0))),
+            Knockout,
+            vec![1],
+            "Ben's party wins at tick 1: Ana's party is knocked out.",
+        ),
+        (
+            ended(&pvp, 0, down(None)),
+            Knockout,
+            vec![],
+            "Both parties fell at tick 1: a draw.",
+        ),
+        (
+            ended(&pvp, 0, idle),
+            Limit,
+            vec![],
+            "Both parties still stand after 600 ticks: a draw.",
+        ),
+    ] {
+        assert_eq!(outcome.summary, summary);
+        assert_eq!(
+            (outcome.reason, outcome.winners),
+            (reason, winners),
+            "{summary}"
+        );
     }
-    g.fight.tick = MAX_TICKS - 1;
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(outcome.reason, OutcomeReason::Limit);
-    assert_eq!(
-        outcome.summary,
-        "Ana's run is lost: the party ran out of time (600 ticks) in encounter 1."
-    );
-    // A party knocked out loses the run.
-    let mut g = Gambit::new(&pve, 1, &[], names());
-    for unit in g.fight.units.iter_mut().filter(|u| u.team == 0) {
-        unit.hp = 0;
-    }
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(
-        (outcome.reason, outcome.winners.len()),
-        (OutcomeReason::Knockout, 0)
-    );
-    assert_eq!(
-        outcome.summary,
-        "Ana's run is lost: the party was knocked out at tick 1 in encounter 1."
-    );
-    // The last encounter won is the run won.
-    let mut g = Gambit::new(&pve, 1, &[], names());
-    g.encounter = 5;
-    for unit in g.fight.units.iter_mut().filter(|u| u.team == 1) {
-        unit.hp = 0;
-    }
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(
-        (outcome.reason, outcome.winners),
-        (OutcomeReason::Completed, vec![0])
-    );
-    assert_eq!(
-        outcome.summary,
-        "Ana's party wins the run: the Warlord falls at tick 1 of encounter 6."
-    );
-    // A duel: one party down, both down, or both standing at the end.
-    let mut g = Gambit::new(&pvp, 1, &[], names());
-    for unit in g.fight.units.iter_mut().filter(|u| u.team == 0) {
-        unit.hp = 0;
-    }
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(
-        (outcome.reason, outcome.winners),
-        (OutcomeReason::Knockout, vec![1])
-    );
-    assert_eq!(
-        outcome.summary,
-        "Ben's party wins at tick 1: Ana's party is knocked out."
-    );
-    let mut g = Gambit::new(&pvp, 1, &[], names());
-    for unit in &mut g.fight.units {
-        unit.hp = 0;
-    }
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(
-        (outcome.reason, outcome.winners.len()),
-        (OutcomeReason::Knockout, 0)
-    );
-    assert_eq!(outcome.summary, "Both parties fell at tick 1: a draw.");
-    let mut g = Gambit::new(&pvp, 1, &[], names());
-    for unit in &mut g.fight.units {
-        unit.rules = Default::default();
-    }
-    g.fight.tick = MAX_TICKS - 1;
-    g.phase = Phase::Fighting;
-    g.step();
-    let outcome = g.finish.clone().expect("over");
-    assert_eq!(
-        (outcome.reason, outcome.winners.len()),
-        (OutcomeReason::Limit, 0)
-    );
-    assert_eq!(
-        outcome.summary,
-        "Both parties still stand after 600 ticks: a draw."
-    );
 }

@@ -120,16 +120,8 @@ impl Heroes {
         for seat in 0..2 {
             let (a, b) = (before.heroes[seat], now.heroes[seat]);
             let mut parts = Vec::new();
-            if a.max_health != b.max_health {
-                parts.push(words::gain(
-                    i64::from(a.max_health),
-                    i64::from(b.max_health),
-                    "max health",
-                ));
-            }
-            if a.armor != b.armor {
-                parts.push(words::gain(i64::from(a.armor), i64::from(b.armor), "armor"));
-            }
+            parts.extend(words::changed(a.max_health, b.max_health, "max health"));
+            parts.extend(words::changed(a.armor, b.armor, "armor"));
             if a.health != b.health {
                 let (from, to) = (a.health.max(0) as u32, b.health.max(0) as u32);
                 parts.push(if from == to {
@@ -139,16 +131,8 @@ impl Heroes {
                 });
             }
             let resource = self.sides[seat].hero.class.resource;
-            if a.resource != b.resource {
-                parts.push(words::gain(
-                    i64::from(a.resource),
-                    i64::from(b.resource),
-                    resource,
-                ));
-            }
-            if a.gold != b.gold {
-                parts.push(words::gain(i64::from(a.gold), i64::from(b.gold), "gold"));
-            }
+            parts.extend(words::changed(a.resource, b.resource, resource));
+            parts.extend(words::changed(a.gold, b.gold, "gold"));
             if !a.levelled && b.levelled {
                 parts.push("levels up".to_owned());
             }
@@ -175,20 +159,8 @@ impl Heroes {
                 continue;
             };
             let mut parts = Vec::new();
-            if m.attack != after.attack {
-                parts.push(words::gain(
-                    i64::from(m.attack),
-                    i64::from(after.attack),
-                    "attack",
-                ));
-            }
-            if m.health != after.health {
-                parts.push(words::gain(
-                    i64::from(m.health),
-                    i64::from(after.health),
-                    "max health",
-                ));
-            }
+            parts.extend(words::changed(m.attack, after.attack, "attack"));
+            parts.extend(words::changed(m.health, after.health, "max health"));
             if m.damage != after.damage {
                 parts.push(words::health(m.left(), after.left()));
             }

@@ -448,24 +448,15 @@ impl Heroes {
                 OutcomeReason::Knockout,
                 "Both heroes fall at once: a draw.".into(),
             ),
-            [true, false] => self.finish(
-                vec![1],
-                OutcomeReason::Knockout,
-                format!(
+            [true, false] | [false, true] => {
+                let winner = usize::from(out[0]);
+                let summary = format!(
                     "{} wins: {}'s hero falls.",
-                    self.names.of(1),
-                    self.names.of(0)
-                ),
-            ),
-            [false, true] => self.finish(
-                vec![0],
-                OutcomeReason::Knockout,
-                format!(
-                    "{} wins: {}'s hero falls.",
-                    self.names.of(0),
-                    self.names.of(1)
-                ),
-            ),
+                    self.names.of(winner),
+                    self.names.of(1 - winner)
+                );
+                self.finish(vec![winner], OutcomeReason::Knockout, summary);
+            }
             [false, false] => {}
         }
     }
