@@ -423,43 +423,32 @@ fn the_log_says_who_did_what_to_whom_and_by_how_much() {
     assert!(h.log[0].starts_with("Ana (Mage) against Ben (Barbarian). The die: Ana rolls"));
     // Ana's main phase: a second spell this turn makes Arc Lash deal 4.
     let arc_lash = super::cards::find("arc_lash").expect("a card");
-    h.sides[0].hand.push(Held {
-        id: 900,
-        card: arc_lash,
-    });
+    // Ana casts Arc Lash at Ben's hero (card `id` put into her hand first).
+    let cast = |h: &mut Heroes, id: u32| {
+        h.sides[0].hand.push(Held { id, card: arc_lash });
+        let target = Some("hero:1".into());
+        h.act(
+            0,
+            super::play::Action::Play {
+                card: id,
+                target,
+                spend: 0,
+            },
+        )
+        .expect("Arc Lash at Ben's hero");
+        h.log.last().cloned().unwrap_or_default()
+    };
     h.sides[0].hero.mana = 5;
     h.sides[0].spells_this_turn = 1;
-    h.act(
-        0,
-        super::play::Action::Play {
-            card: 900,
-            target: Some("hero:1".into()),
-            spend: 0,
-        },
-    )
-    .expect("Arc Lash at Ben's hero");
     assert_eq!(
-        h.log.last().map(String::as_str),
-        Some("Ana plays Arc Lash (2 mana) at Ben's hero. Ben's hero: 4 damage (20 to 16).")
+        cast(&mut h, 900),
+        "Ana plays Arc Lash (2 mana) at Ben's hero. Ben's hero: 4 damage (20 to 16)."
     );
     // A hit the defender may answer waits, and its answer says what the hit did.
     h.sides[1].hero.mana = 3;
-    h.sides[0].hand.push(Held {
-        id: 901,
-        card: arc_lash,
-    });
-    h.act(
-        0,
-        super::play::Action::Play {
-            card: 901,
-            target: Some("hero:1".into()),
-            spend: 0,
-        },
-    )
-    .expect("Arc Lash again");
     assert_eq!(
-        h.log.last().map(String::as_str),
-        Some("The hit of 4 on Ben's hero waits: Ben may use the Defensive Ability.")
+        cast(&mut h, 901),
+        "The hit of 4 on Ben's hero waits: Ben may use the Defensive Ability."
     );
     h.act(1, super::play::Action::Defend { source: None })
         .expect("no answer");
