@@ -15,7 +15,7 @@ mod server;
 pub use client::ClientMsg;
 pub use error::ErrorCode;
 pub use lobby::{BattleStatus, BattleSummary, RulesetInfo, SampleInfo, SeatInfo};
-pub use replay::{FinishedSummary, OutcomeInfo, Replay};
+pub use replay::{FinishedSummary, OutcomeInfo, OutcomeReason, Replay};
 pub use server::ServerMsg;
 
 /// Re-exported so clients can apply patches with the same types the server produces.

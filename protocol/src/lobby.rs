@@ -61,6 +61,11 @@ pub struct SeatInfo {
     pub bot: bool,
     /// A connection is attached to the seat right now (always true for bots).
     pub connected: bool,
+    /// The seat's name in every text the server writes: the name its holder gave in
+    /// `hello`, or a server bot's name when the ruleset gives it one (made distinct from
+    /// the other seats' names). Absent otherwise: clients then say `"Player " + (seat + 1)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// One battle as shown by `list`.

@@ -10,10 +10,61 @@ use crate::Seat;
 /// How a battle ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutcomeInfo {
-    /// One sentence a player understands, e.g. "Player wins with 182 points".
+    /// One sentence in the third person, true for every reader, e.g. "Ana wins with 20
+    /// lore." or "Player 2 forfeits on time: Player 1 wins.".
     pub summary: String,
     /// The seats that won; empty for a draw.
     pub winners: Vec<Seat>,
+    /// How it ended (`other` for a battle kept before the server said).
+    #[serde(default)]
+    pub reason: OutcomeReason,
+}
+
+/// How a battle ended, as `outcome.reason` says it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeReason {
+    /// A side's health (its hero, its party, its HP) reached 0.
+    Knockout,
+    /// The game's count decided it: points, lore, a score.
+    Score,
+    /// A one-player run ended by its own end: every encounter won, or the run lost.
+    Completed,
+    /// A seat resigned.
+    Resignation,
+    /// A seat forfeited on time.
+    Time,
+    /// A turn, round or tick limit ended it.
+    Limit,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+impl OutcomeReason {
+    /// Every reason, in the order above.
+    pub const ALL: [OutcomeReason; 7] = [
+        OutcomeReason::Knockout,
+        OutcomeReason::Score,
+        OutcomeReason::Completed,
+        OutcomeReason::Resignation,
+        OutcomeReason::Time,
+        OutcomeReason::Limit,
+        OutcomeReason::Other,
+    ];
+
+    /// The wire word, e.g. `"time"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeReason::Knockout => "knockout",
+            OutcomeReason::Score => "score",
+            OutcomeReason::Completed => "completed",
+            OutcomeReason::Resignation => "resignation",
+            OutcomeReason::Time => "time",
+            OutcomeReason::Limit => "limit",
+            OutcomeReason::Other => "other",
+        }
+    }
 }
 
 /// One recently finished battle, as `list` with `finished` gives it.
@@ -83,6 +134,30 @@ impl Replay {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn outcome_reasons_have_their_wire_words_and_old_outcomes_read_as_other() {
+        for reason in OutcomeReason::ALL {
+            assert_eq!(
+                serde_json::to_value(reason).expect("serializes"),
+                json!(reason.as_str())
+            );
+        }
+        let old: OutcomeInfo =
+            serde_json::from_value(json!({"summary": "Player 1 wins.", "winners": [0]}))
+                .expect("an outcome without a reason");
+        assert_eq!(old.reason, OutcomeReason::Other);
+        let new = OutcomeInfo {
+            summary: "Player 2 forfeits on time: Player 1 wins.".into(),
+            winners: vec![0],
+            reason: OutcomeReason::Time,
+        };
+        assert_eq!(
+            serde_json::to_value(&new).expect("serializes"),
+            json!({"summary": "Player 2 forfeits on time: Player 1 wins.", "winners": [0],
+                   "reason": "time"})
+        );
+    }
 
     #[test]
     fn views_apply_each_step_in_order() {

@@ -203,6 +203,7 @@ fn pipeline(
                     taken: true,
                     bot: false,
                     connected: true,
+                    name: None,
                 })
                 .collect();
             let before =

@@ -348,6 +348,7 @@ mod tests {
             taken,
             bot,
             connected: taken && !bot,
+            name: None,
         };
         let summary = |status, seats, spectators| BattleSummary {
             battle_id: "b".into(),

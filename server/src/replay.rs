@@ -160,6 +160,7 @@ mod tests {
             outcome: battle_protocol::OutcomeInfo {
                 summary: outcome.summary,
                 winners: outcome.winners,
+                reason: outcome.reason,
             },
             ended_at: 1,
             inputs,

@@ -533,6 +533,14 @@ pub fn check_envelope(view: &Value, battle_id: &str) {
         view["prompt"].is_null() || view["prompt"]["decision"].is_string(),
         "view.prompt: {view}"
     );
+    let names = view["names"].as_array().expect("view.names");
+    assert!(
+        names.len() == view["seats"].as_array().map_or(0, Vec::len)
+            && names
+                .iter()
+                .all(|n| n.as_str().is_some_and(|n| !n.is_empty())),
+        "view.names: a name for every seat: {view}"
+    );
     // No game until every seat is set up and the battle starts.
     let waiting = view["status"] == "waiting";
     assert_eq!(view["game"].is_null(), waiting, "view.game: {view}");
@@ -555,6 +563,13 @@ pub fn check_finished(tracker: &ViewTracker, who: &str) {
     assert!(
         !summary.is_empty(),
         "{who}: outcome has no summary: {outcome}"
+    );
+    assert!(
+        matches!(
+            outcome["reason"].as_str(),
+            Some("knockout" | "score" | "completed" | "resignation" | "time" | "limit" | "other")
+        ),
+        "{who}: outcome.reason: {outcome}"
     );
     assert!(
         tracker.to_act().is_empty(),

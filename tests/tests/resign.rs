@@ -40,6 +40,11 @@ async fn a_resigning_seat_loses_at_once_and_everyone_is_told() {
             serde_json::json!([0]),
             "{who}: {outcome}"
         );
+        assert_eq!(outcome["reason"], "resignation", "{who}: {outcome}");
+        assert_eq!(
+            outcome["summary"], "Player 2 resigns: Player 1 wins.",
+            "{who}: {outcome}"
+        );
         assert!(
             tracker.legal_actions().is_empty(),
             "{who}: nothing left to play"

@@ -58,11 +58,13 @@ async fn a_seat_that_never_decides_is_played_by_the_bot_then_forfeits() {
     }
     let outcome = seat0.tracker.outcome().expect("an outcome").clone();
     assert_eq!(outcome["winners"], json!([0]), "{outcome}");
-    assert!(
-        outcome["summary"]
-            .as_str()
-            .is_some_and(|s| s.contains("Seat 1 resigned")),
+    assert_eq!(
+        outcome["summary"], "Player 2 forfeits on time: Player 1 wins.",
         "{outcome}"
+    );
+    assert_eq!(
+        outcome["reason"], "time",
+        "a forfeit on time is no resignation"
     );
     let log = seat0.tracker.game().expect("a game")["log"].clone();
     assert!(

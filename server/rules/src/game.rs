@@ -23,6 +23,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 
 /// A legal entry of `legal` drawn at random from `rng`, an open one filled within its bounds
 /// (`None` when `legal` is empty or the drawn open entry admits nothing).
@@ -106,8 +107,16 @@ pub trait Game: Clone + Send + Sized + 'static {
         Ok(())
     }
 
-    /// The battle, once every seat is set up (`setups[seat]`, all checked).
-    fn start(options: Self::Options, seed: u64, setups: Vec<Self::Setup>) -> Self;
+    /// The name the ruleset gives engine seat `seat` (see [`Game::engine_seats`]), e.g.
+    /// "Training Automaton" (default: none, the seat is "Player N").
+    fn bot_name(options: &Self::Options, seat: Seat) -> Option<&'static str> {
+        let _ = (options, seat);
+        None
+    }
+
+    /// The battle, once every seat is set up (`setups[seat]`, all checked), its seats
+    /// named by `names` in every line it writes (see [`crate::words`]).
+    fn start(options: Self::Options, seed: u64, setups: Vec<Self::Setup>, names: Names) -> Self;
 
     /// The seats whose decision the battle awaits now.
     fn to_act(&self) -> Vec<Seat>;
@@ -162,12 +171,15 @@ pub trait Game: Clone + Send + Sized + 'static {
     /// [`Only`](crate::view::Only) around each part only some viewers see. Without the log.
     fn view(&self) -> impl Serialize + '_;
 
-    /// The battle log as `viewer` sees it; it only grows (default: none).
+    /// The battle log as `viewer` sees it; it only grows (default: none). Written in the
+    /// third person with the helpers of [`crate::words`]: who did what to whom and by how
+    /// much, seats by their [`Names`], things by their names in the content, never ids.
     fn log(&self, viewer: Viewer) -> &[String] {
         let _ = viewer;
         &[]
     }
 
-    /// The outcome, once the battle is over.
+    /// The outcome, once the battle is over: who won, how ([`Outcome::reason`]) and one
+    /// third-person sentence naming seats by their [`Names`].
     fn outcome(&self) -> Option<Outcome>;
 }

@@ -16,11 +16,14 @@ pub const FORMAT: u32 = 1;
 #[serde(tag = "input", rename_all = "snake_case")]
 pub enum Input {
     /// The setup a seat was given when the battle started (`None`: the ruleset's default,
-    /// which bots bring). Kept as its compact JSON text.
+    /// which bots bring), kept as its compact JSON text, and the name its holder gave
+    /// (`None`: none, or a bot), which every line of the battle names the seat by.
     Setup {
         seat: Seat,
         #[serde(with = "compact_opt", default, skip_serializing_if = "Option::is_none")]
         setup: Option<Box<str>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<Box<str>>,
     },
     /// A seat's move (a person's or a bot's: both are recorded the same way). The action is
     /// kept as its compact JSON text: one allocation instead of a tree, for every move of
@@ -36,6 +39,8 @@ pub enum Input {
     Timeout { seat: Seat },
     /// A seat gave up ([`Ruleset::resign`]).
     Resign { seat: Seat },
+    /// A seat forfeited on time ([`Ruleset::forfeit`]).
+    Forfeit { seat: Seat },
 }
 
 impl Input {
@@ -47,11 +52,17 @@ impl Input {
         }
     }
 
-    /// The record of `seat`'s setup.
+    /// The record of `seat`'s setup, brought by someone who gave no name.
     pub fn setup(seat: Seat, setup: Option<&Value>) -> Input {
+        Input::setup_as(seat, setup, None)
+    }
+
+    /// The record of `seat`'s setup, brought by someone who gave `name`.
+    pub fn setup_as(seat: Seat, setup: Option<&Value>, name: Option<&str>) -> Input {
         Input::Setup {
             seat,
             setup: setup.map(|setup| setup.to_string().into_boxed_str()),
+            name: name.map(Box::from),
         }
     }
 
@@ -59,12 +70,12 @@ impl Input {
     pub fn apply_to(&self, game: &mut dyn Ruleset) -> Result<(), ReplayError> {
         let json = |text: &str| serde_json::from_str::<Value>(text);
         match self {
-            Input::Setup { seat, setup } => {
+            Input::Setup { seat, setup, name } => {
                 let setup = match setup.as_deref().map(json).transpose() {
                     Ok(setup) => setup,
                     Err(err) => return Err(SetupError(err.to_string()).into()),
                 };
-                game.setup(*seat, setup.as_ref())?;
+                game.setup_as(*seat, setup.as_ref(), name.as_deref())?;
             }
             Input::Act { seat, action } => match json(action) {
                 Ok(action) => game.apply(*seat, &action)?,
@@ -73,6 +84,7 @@ impl Input {
             Input::Advance => game.advance()?,
             Input::Timeout { seat } => game.timeout(*seat)?,
             Input::Resign { seat } => game.resign(*seat)?,
+            Input::Forfeit { seat } => game.forfeit(*seat)?,
         }
         Ok(())
     }
@@ -259,7 +271,8 @@ mod tests {
         log.inputs.push(Input::Resign { seat: 1 });
         let outcome = game.outcome().expect("over");
         assert_eq!(outcome.winners, vec![0]);
-        assert!(outcome.summary.contains("resigned"), "{}", outcome.summary);
+        assert_eq!(outcome.summary, "Player 2 resigns: Player 1 wins.");
+        assert_eq!(outcome.reason, crate::OutcomeReason::Resignation);
         assert!(game.to_act().is_empty() && game.legal_actions(0).is_empty());
         assert_eq!(game.next_tick(), None);
         assert!(matches!(game.resign(0), Err(RuleError::GameOver)));
@@ -271,6 +284,44 @@ mod tests {
         assert_eq!(replayed.outcome(), Some(outcome));
         let text = serde_json::to_string(&log.inputs).expect("serializes");
         assert!(text.contains(r#"{"input":"resign","seat":1}"#), "{text}");
+    }
+
+    #[test]
+    fn a_forfeit_on_time_is_not_a_resignation_and_names_replay() {
+        let entry = find("synergy").expect("synergy is in the catalog");
+        let options = json!({"mode": "pvp"});
+        let mut game = (entry.build)(&options, 9).expect("valid options");
+        let mut log = InputLog::new(&*game, options, 9);
+        for (seat, name) in [(0, Some(" Ana\n")), (1, None)] {
+            game.setup_as(seat, None, name).expect("the default setup");
+            log.inputs.push(Input::setup_as(seat, None, name));
+        }
+        let names = game.names().expect("started").clone();
+        assert_eq!(names.all(), ["Ana", "Player 2"], "cleaned, and a default");
+        assert!(game
+            .log(Viewer::Spectator)
+            .iter()
+            .any(|line| line.contains("Ana")));
+        game.forfeit(0)
+            .expect("a seat may forfeit while the battle is played");
+        log.inputs.push(Input::Forfeit { seat: 0 });
+        let outcome = game.outcome().expect("over");
+        assert_eq!(outcome.winners, vec![1]);
+        assert_eq!(outcome.reason, crate::OutcomeReason::Time);
+        assert_eq!(outcome.summary, "Ana forfeits on time: Player 2 wins.");
+        assert!(matches!(game.forfeit(1), Err(RuleError::GameOver)));
+        let text = serde_json::to_string(&log).expect("serializes");
+        assert!(text.contains(r#""name":" Ana\n""#), "{text}");
+        assert!(text.contains(r#"{"input":"forfeit","seat":0}"#), "{text}");
+        let back: InputLog = serde_json::from_str(&text).expect("parses back");
+        let replayed = replay(&back, catalog()).expect("a forfeit replays");
+        assert_eq!(replayed.outcome(), Some(outcome));
+        assert_eq!(replayed.names(), Some(&names));
+        assert_eq!(
+            replayed.log(Viewer::Spectator),
+            game.log(Viewer::Spectator),
+            "the same words"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod ruleset;
 pub mod timer;
 pub mod typed;
 pub mod view;
+pub mod words;
 
 pub mod blind;
 pub mod gambit;
@@ -31,5 +32,6 @@ pub use game::Game;
 pub use legal::{Legal, Open};
 pub use param::Param;
 pub use prompt::Prompt;
-pub use ruleset::{Outcome, Ruleset};
+pub use ruleset::{Outcome, OutcomeReason, Ruleset};
 pub use timer::TimerSpec;
+pub use words::Names;

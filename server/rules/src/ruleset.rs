@@ -16,14 +16,30 @@ use serde_json::Value;
 
 pub use crate::error::{OptionsError, RuleError, SetupError};
 pub use crate::view::{ViewValue, Viewer, Viewers};
+pub use crate::words::Names;
+pub use battle_protocol::OutcomeReason;
 
 /// How a battle ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// The seats that won; empty for a draw (or when no seat won).
     pub winners: Vec<Seat>,
-    /// One sentence a player understands, e.g. "Player wins with 182 points".
+    /// One sentence in the third person, true for every reader, naming seats as
+    /// [`Names`] does, e.g. "Ana wins with 182 points."
     pub summary: String,
+    /// How it ended.
+    pub reason: OutcomeReason,
+}
+
+impl Outcome {
+    /// `winners` won (none: a draw, or a run lost) for `reason`, as `summary` says.
+    pub fn new(winners: Vec<Seat>, reason: OutcomeReason, summary: impl Into<String>) -> Outcome {
+        Outcome {
+            winners,
+            summary: summary.into(),
+            reason,
+        }
+    }
 }
 
 /// One battle of one game, as the server drives it. Object safe: the actor holds
@@ -64,9 +80,28 @@ pub trait Ruleset: Send + 'static {
     /// nothing. The server asks this when a person takes the seat.
     fn check_setup(&self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError>;
 
-    /// Record `seat`'s setup. Once every seat has one, the battle starts. The server calls
-    /// it for every seat in seat order once all seats are held, and logs each call.
-    fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError>;
+    /// Record `seat`'s setup, and the name its holder gave (`None`: none, or a bot: the
+    /// battle names it as [`Names`] says). Once every seat has one, the battle starts. The
+    /// server calls it for every seat in seat order once all seats are held, and logs each
+    /// call with the name, so that a replay writes the same words.
+    fn setup_as(
+        &mut self,
+        seat: Seat,
+        setup: Option<&Value>,
+        name: Option<&str>,
+    ) -> Result<(), SetupError>;
+
+    /// [`Ruleset::setup_as`] for a seat whose holder gave no name.
+    fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError> {
+        self.setup_as(seat, setup, None)
+    }
+
+    /// The name the ruleset gives `seat` when the server plays it and nobody named it
+    /// (synergy's "Training Automaton"), if it has one.
+    fn bot_name(&self, seat: Seat) -> Option<&'static str>;
+
+    /// How every text of this battle names its seats, once it has started.
+    fn names(&self) -> Option<&Names>;
 
     /// Whether every seat is set up and the battle has started.
     fn started(&self) -> bool;
@@ -116,6 +151,10 @@ pub trait Ruleset: Send + 'static {
     /// ruleset (the platform does it, not the game); refused before the start, after the end
     /// and for a seat the battle does not have.
     fn resign(&mut self, seat: Seat) -> Result<(), RuleError>;
+
+    /// `seat` forfeits on time (the turn timer's last word): as [`Ruleset::resign`], but the
+    /// outcome says it was the clock (`reason` `time`), not the player.
+    fn forfeit(&mut self, seat: Seat) -> Result<(), RuleError>;
 
     /// Every viewer's view in one tree: each part that only some viewers may see is an
     /// object member whose value is wrapped in [`ViewValue::Only`] with the set of viewers

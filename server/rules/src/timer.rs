@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 /// Each person's seat starts with `bank_ms`. When a decision of the seat starts, the bank
 /// gets `increment_ms` and the decision may take what the bank holds, at most `cap_ms`; the
 /// time taken is drawn from the bank. A decision not made in time is made by the server's
-/// bot for the seat, and after `forfeit_after` such decisions in a row the seat forfeits
-/// (it resigns).
+/// bot for the seat, and after `forfeit_after` such decisions in a row the seat forfeits on
+/// time ([`Ruleset::forfeit`](crate::Ruleset::forfeit): the others win, and the outcome
+/// says it was the clock).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimerSpec {

@@ -13,17 +13,31 @@ use serde_json::Value;
 
 use crate::error::{OptionsError, RuleError, SetupError};
 use crate::game::Game;
-use crate::ruleset::{Outcome, Ruleset};
+use crate::ruleset::{Outcome, OutcomeReason, Ruleset};
 use crate::view::{to_view, ViewValue, Viewer};
+use crate::words::{and_list, clean_name, Names};
 
 /// A battle of game `G`: waiting for its seats' setups, then playing.
 #[derive(Clone)]
 pub struct Typed<G: Game> {
     seats: usize,
     engine: Vec<Seat>,
+    /// The name of each engine seat, as the ruleset gives it.
+    bot_names: Vec<Option<&'static str>>,
     state: State<G>,
-    /// The seat that resigned, if one did: the battle is over, the others won.
-    resigned: Option<Seat>,
+    /// How every text names the seats, from the start.
+    names: Option<Names>,
+    /// The seat that gave up, if one did, and how: the battle is over, the others won.
+    gave_up: Option<(Seat, GaveUp)>,
+}
+
+/// How a seat gave up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GaveUp {
+    /// Its player resigned.
+    Resigned,
+    /// Its clock ran out once too often.
+    OnTime,
 }
 
 #[derive(Clone)]
@@ -33,6 +47,8 @@ enum State<G: Game> {
         options: G::Options,
         seed: u64,
         setups: Vec<Option<G::Setup>>,
+        /// The name each seat's holder gave.
+        names: Vec<Option<String>>,
     },
     /// Every seat is set up.
     Playing(G),
@@ -88,15 +104,27 @@ impl<G: Game> Typed<G> {
                 G::SEATS.end()
             )));
         }
+        let engine = G::engine_seats(&options);
+        let bot_names = (0..seats)
+            .map(|seat| {
+                engine
+                    .contains(&seat)
+                    .then(|| G::bot_name(&options, seat))
+                    .flatten()
+            })
+            .collect();
         Ok(Typed {
             seats,
-            engine: G::engine_seats(&options),
+            engine,
+            bot_names,
             state: State::Waiting {
                 options,
                 seed,
                 setups: vec![None; seats],
+                names: vec![None; seats],
             },
-            resigned: None,
+            names: None,
+            gave_up: None,
         })
     }
 
@@ -110,18 +138,34 @@ impl<G: Game> Typed<G> {
 
     /// The game while it is being played: none before the start or after a resignation.
     fn live(&self) -> Option<&G> {
-        self.game().filter(|_| self.resigned.is_none())
+        self.game().filter(|_| self.gave_up.is_none())
     }
 
     /// The game to change: refused before the start and after a resignation.
     fn live_mut(&mut self) -> Result<&mut G, RuleError> {
-        if self.resigned.is_some() {
+        if self.gave_up.is_some() {
             return Err(RuleError::GameOver);
         }
         match &mut self.state {
             State::Playing(game) => Ok(game),
             State::Waiting { .. } => Err(RuleError::NotStarted),
         }
+    }
+
+    /// `seat` gives up (`how`): refused before the start, after the end and for a seat the
+    /// battle does not have.
+    fn give_up(&mut self, seat: Seat, how: GaveUp) -> Result<(), RuleError> {
+        if seat >= self.seats {
+            return Err(RuleError::Illegal(format!(
+                "this battle has no seat {seat}"
+            )));
+        }
+        let game = self.live_mut()?;
+        if game.outcome().is_some() {
+            return Err(RuleError::GameOver);
+        }
+        self.gave_up = Some((seat, how));
+        Ok(())
     }
 
     fn setup_of(&self, seat: Seat, setup: Option<&Value>) -> Result<G::Setup, SetupError> {
@@ -138,6 +182,30 @@ impl<G: Game> Typed<G> {
         G::check_setup(options, seat, &setup)?;
         Ok(setup)
     }
+}
+
+/// The outcome when `seat` of a battle of `seats` seats gave up (`how`): every other seat
+/// wins. "Ana resigns: Ben wins.", "Ben forfeits on time: Ana wins.", and for a battle of
+/// one seat "Ana resigns: the battle is lost."
+fn gave_up_outcome(names: &Names, seats: usize, seat: Seat, how: GaveUp) -> Outcome {
+    let winners: Vec<Seat> = (0..seats).filter(|&s| s != seat).collect();
+    let (reason, verb) = match how {
+        GaveUp::Resigned => (OutcomeReason::Resignation, "resigns"),
+        GaveUp::OnTime => (OutcomeReason::Time, "forfeits on time"),
+    };
+    let rest = match winners.len() {
+        0 => "the battle is lost".to_owned(),
+        1 => format!("{} wins", names.of(winners[0])),
+        _ => {
+            let all: Vec<String> = winners.iter().map(|&s| names.of(s)).collect();
+            format!("{} win", and_list(&all))
+        }
+    };
+    Outcome::new(
+        winners,
+        reason,
+        format!("{} {verb}: {rest}.", names.of(seat)),
+    )
 }
 
 impl<G: Game> Ruleset for Typed<G> {
@@ -161,21 +229,43 @@ impl<G: Game> Ruleset for Typed<G> {
         self.setup_of(seat, setup).map(drop)
     }
 
-    fn setup(&mut self, seat: Seat, setup: Option<&Value>) -> Result<(), SetupError> {
+    fn setup_as(
+        &mut self,
+        seat: Seat,
+        setup: Option<&Value>,
+        name: Option<&str>,
+    ) -> Result<(), SetupError> {
         let setup = self.setup_of(seat, setup)?;
         if let State::Waiting {
             options,
             seed,
             setups,
+            names,
         } = &mut self.state
         {
             setups[seat] = Some(setup);
+            names[seat] = name.and_then(clean_name);
             if setups.iter().all(Option::is_some) {
                 let setups = std::mem::take(setups).into_iter().flatten().collect();
-                self.state = State::Playing(G::start(options.clone(), *seed, setups));
+                let given = std::mem::take(names)
+                    .into_iter()
+                    .zip(&self.bot_names)
+                    .map(|(name, bot)| name.or(bot.map(str::to_owned)))
+                    .collect();
+                let names = Names::new(given);
+                self.names = Some(names.clone());
+                self.state = State::Playing(G::start(options.clone(), *seed, setups, names));
             }
         }
         Ok(())
+    }
+
+    fn bot_name(&self, seat: Seat) -> Option<&'static str> {
+        self.bot_names.get(seat).copied().flatten()
+    }
+
+    fn names(&self) -> Option<&Names> {
+        self.names.as_ref()
     }
 
     fn started(&self) -> bool {
@@ -237,17 +327,11 @@ impl<G: Game> Ruleset for Typed<G> {
     }
 
     fn resign(&mut self, seat: Seat) -> Result<(), RuleError> {
-        if seat >= self.seats {
-            return Err(RuleError::Illegal(format!(
-                "this battle has no seat {seat}"
-            )));
-        }
-        let game = self.live_mut()?;
-        if game.outcome().is_some() {
-            return Err(RuleError::GameOver);
-        }
-        self.resigned = Some(seat);
-        Ok(())
+        self.give_up(seat, GaveUp::Resigned)
+    }
+
+    fn forfeit(&mut self, seat: Seat) -> Result<(), RuleError> {
+        self.give_up(seat, GaveUp::OnTime)
     }
 
     fn view_all(&self) -> ViewValue {
@@ -265,14 +349,10 @@ impl<G: Game> Ruleset for Typed<G> {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(resigned) = self.resigned {
-            let winners: Vec<Seat> = (0..self.seats).filter(|&s| s != resigned).collect();
-            return Some(Outcome {
-                winners,
-                summary: format!("Seat {resigned} resigned; the other side wins."),
-            });
+        match (self.gave_up, &self.names) {
+            (Some((seat, how)), Some(names)) => Some(gave_up_outcome(names, self.seats, seat, how)),
+            _ => self.game().and_then(G::outcome),
         }
-        self.game().and_then(G::outcome)
     }
 
     fn boxed_clone(&self) -> Box<dyn Ruleset> {

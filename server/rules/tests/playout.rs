@@ -17,10 +17,16 @@
 //! - the log only grows;
 //! - the one diff the server makes of each change for all viewers gives every viewer byte
 //!   for byte the patch of its own views (every fourth seed);
-//! - rulesets' own invariants hold and nothing hidden leaks (`invariants.rs`).
+//! - rulesets' own invariants hold and nothing hidden leaks (`invariants.rs`);
+//! - every log line and the outcome are written for whoever reads them, name seats as they
+//!   were named (a third of the seeds name the seats, another third give two seats the same
+//!   name), and state every change of the counts the game reports with its before and
+//!   after (`words.rs`).
 
 #[path = "playout/invariants.rs"]
 mod invariants;
+#[path = "playout/words.rs"]
+mod words;
 
 use battle_protocol::choose;
 use battle_protocol::BattleStatus;
@@ -151,6 +157,16 @@ fn playout(entry: &RulesetEntry, sample: &Sample, seed: u64, all: &[RulesetEntry
     let seats = pair.game.seat_count();
     assert!(entry.seats.contains(&seats), "{ctx}: {seats} seats");
     waiting_battles_refuse_play(&ctx, &mut *pair.game);
+    // A third of the seeds name the seats, a third give two of them the same name; the
+    // engine's seats keep the ruleset's names.
+    let engine = pair.game.engine_seats();
+    let given = |seat: usize| match seed % 3 {
+        _ if engine.contains(&seat) => None,
+        0 => ["Ana", "Ben"].get(seat).copied(),
+        2 => ["ada", "Ada"].get(seat).copied(),
+        _ => None,
+    };
+    let named = (0..seats).any(|seat| given(seat).is_some());
     for seat in 0..seats {
         let setup = sample
             .setups
@@ -169,9 +185,15 @@ fn playout(entry: &RulesetEntry, sample: &Sample, seed: u64, all: &[RulesetEntry
             .check_setup(seat, setup.as_ref())
             .unwrap_or_else(|e| panic!("{ctx}: sample setup for seat {seat} refused: {e}"));
         assert!(
-            pair.input(Input::setup(seat, setup.as_ref()), 0),
+            pair.input(Input::setup_as(seat, setup.as_ref(), given(seat)), 0),
             "{ctx}: setup"
         );
+    }
+    let names = pair.game.names().expect("started").clone();
+    for seat in 0..seats {
+        if let Some(name) = given(seat) {
+            assert!(names.of(seat).starts_with(name), "{ctx}: {names:?}");
+        }
     }
     assert!(
         pair.game.started(),
@@ -181,6 +203,7 @@ fn playout(entry: &RulesetEntry, sample: &Sample, seed: u64, all: &[RulesetEntry
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xA5);
     let mut previous: Vec<Value> = Vec::new();
     let mut previous_all: Option<ViewValue> = None;
+    let mut previous_counts: Option<words::Counts> = None;
     // Accepted inputs so far; the loop also counts refused timeouts.
     let mut inputs = 0;
     for step in 0.. {
@@ -203,9 +226,27 @@ fn playout(entry: &RulesetEntry, sample: &Sample, seed: u64, all: &[RulesetEntry
             "{ctx} step {step}: the twin battle shows a viewer something else"
         );
         check_log_grows(&ctx, step, previous.last(), views.last());
+        check_words(
+            &ctx,
+            step,
+            entry.id,
+            named,
+            &previous,
+            &views,
+            &mut previous_counts,
+        );
         invariants::check(entry.id, &ctx, step, &views, previous.last(), game);
-        if game.outcome().is_some() {
+        if let Some(outcome) = game.outcome() {
             check_over(&ctx, game, &mut rng);
+            words::check_line(&ctx, &outcome.summary, named);
+            let log = game.log(Viewer::Spectator).join("\n");
+            for seat in (0..seats).filter(|&seat| given(seat).is_some()) {
+                let name = names.of(seat);
+                assert!(
+                    log.contains(&name) || outcome.summary.contains(&name),
+                    "{ctx}: {name} is never named"
+                );
+            }
             break;
         }
         let awaited = game.to_act();
@@ -381,6 +422,7 @@ fn shared_view(game: &dyn Ruleset, viewers: &[Viewer]) -> ViewValue {
             taken: true,
             bot: false,
             connected: true,
+            name: None,
         })
         .collect();
     envelope_view_all(
@@ -432,6 +474,45 @@ fn seen_by(game: &dyn Ruleset, viewer: Viewer) -> Value {
             .or_insert_with(|| log.iter().cloned().map(Value::String).collect());
     }
     view
+}
+
+/// The lines each viewer received since `before` are written for whoever reads them, and
+/// the spectator's lines state every change of the counts its view reports.
+fn check_words(
+    ctx: &str,
+    step: usize,
+    id: &str,
+    named: bool,
+    before: &[Value],
+    now: &[Value],
+    counts: &mut Option<words::Counts>,
+) {
+    let lines = |view: Option<&Value>| -> Vec<String> {
+        view.and_then(|v| v["log"].as_array())
+            .map(|log| {
+                log.iter()
+                    .filter_map(|l| l.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let ctx = format!("{ctx} step {step}");
+    let mut new_lines = Vec::new();
+    for (i, view) in now.iter().enumerate() {
+        let all = lines(Some(view));
+        let seen = lines(before.get(i)).len();
+        for line in &all[seen.min(all.len())..] {
+            words::check_line(&ctx, line, named);
+        }
+        // The spectator's view is last.
+        new_lines = all[seen.min(all.len())..].to_vec();
+    }
+    let spectator = now.last().expect("a spectator");
+    let now_counts = words::counts(id, spectator);
+    if let Some(before) = counts {
+        words::check_counts(&ctx, before, &now_counts, &new_lines);
+    }
+    *counts = Some(now_counts);
 }
 
 /// The log (where a view has one) only grows: what was there stays as it was.

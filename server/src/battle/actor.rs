@@ -197,6 +197,11 @@ pub(super) fn build(
         paused_until: None,
         beacon_at: None,
     };
+    for seat in 0..seat_count {
+        if let Some(name) = actor.game.bot_name(seat) {
+            actor.seats.set_bot_name(seat, name);
+        }
+    }
     actor.shown_seats = actor.seats.infos();
     actor
 }
@@ -293,9 +298,10 @@ impl BattleActor {
                 from,
                 seat,
                 setup,
+                name,
                 req,
                 answer,
-            } => self.join(from, seat, setup, req, answer),
+            } => self.join(from, seat, setup, name, req, answer),
             Command::Rejoin { from, token, req } => self.rejoin(from, &token, req),
             Command::Spectate { from, req } => self.spectate(from, req),
             Command::Act {
@@ -324,7 +330,8 @@ impl BattleActor {
         }
         for seat in 0..self.seats.len() {
             let setup = self.seats.take_setup(seat);
-            if let Err(err) = self.game.setup(seat, setup.as_ref()) {
+            let name = self.seats.name(seat).map(str::to_owned);
+            if let Err(err) = self.game.setup_as(seat, setup.as_ref(), name.as_deref()) {
                 // `join` checked this setup against the same waiting battle: a ruleset bug.
                 // The seat is given back so that the battle can still fill.
                 tracing::error!(battle = %self.id, seat, %err, "setup refused at the start");
@@ -337,7 +344,7 @@ impl BattleActor {
                 self.keep(Record::SeatFreed { battle, seat });
                 return;
             }
-            self.log_input(Input::setup(seat, setup.as_ref()));
+            self.log_input(Input::setup_as(seat, setup.as_ref(), name.as_deref()));
         }
         self.status = BattleStatus::Playing;
         self.summary_dirty = true;
@@ -545,10 +552,12 @@ impl BattleActor {
             || OutcomeInfo {
                 summary: String::new(),
                 winners: Vec::new(),
+                reason: Default::default(),
             },
             |o| OutcomeInfo {
                 summary: o.summary,
                 winners: o.winners,
+                reason: o.reason,
             },
         );
         Ended {

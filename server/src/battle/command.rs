@@ -12,12 +12,13 @@ use crate::connection::outbox::Outbox;
 /// which the actor answers (it never awaits a client).
 #[derive(Debug)]
 pub enum Command {
-    /// Take a seat (the first free one when `seat` is `None`), bringing `setup` to it;
-    /// answered as `answer` says.
+    /// Take a seat (the first free one when `seat` is `None`), bringing `setup` to it, the
+    /// seat named `name` (the connection's `hello` name); answered as `answer` says.
     Join {
         from: Outbox,
         seat: Option<Seat>,
         setup: Option<Value>,
+        name: Option<String>,
         req: Option<Req>,
         answer: Seating,
     },

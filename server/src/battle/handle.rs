@@ -132,6 +132,7 @@ fn forwarded(command: Command) -> Option<(Outbox, Forwarded)> {
             from,
             seat,
             setup,
+            name,
             req,
             answer,
         } => (
@@ -139,6 +140,7 @@ fn forwarded(command: Command) -> Option<(Outbox, Forwarded)> {
             Forwarded::Join {
                 seat,
                 setup,
+                name,
                 req,
                 matched: answer == super::Seating::Matched,
             },

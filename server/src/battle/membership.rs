@@ -24,6 +24,7 @@ impl BattleActor {
         from: Outbox,
         wanted: Option<Seat>,
         setup: Option<Value>,
+        name: Option<String>,
         req: Option<Req>,
         answer: Seating,
     ) {
@@ -53,6 +54,7 @@ impl BattleActor {
             self.keep(record);
         }
         self.seats.keep_setup(seat, setup);
+        self.seats.set_name(seat, name);
         self.audience_mut(Viewer::Spectator).remove(from.id());
         self.seats.attach(seat, from.clone());
         self.start_when_seated();
@@ -99,6 +101,10 @@ impl BattleActor {
         if let Some(other) = self.seats.seat_of(from.id()).filter(|&other| other != seat) {
             let text = format!("this connection already holds seat {other} of this battle");
             return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
+        }
+        if let (BattleStatus::Waiting, Some(name)) = (self.status, from.name()) {
+            // Until the start a seat takes its holder's latest name (a restart keeps none).
+            self.seats.set_name(seat, Some(name));
         }
         self.audience_mut(Viewer::Spectator).remove(from.id());
         if let Some(old) = self.seats.attach(seat, from.clone()) {

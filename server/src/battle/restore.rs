@@ -57,7 +57,11 @@ pub fn restore(
         input
             .apply_to(&mut *actor.game)
             .map_err(|err| format!("input {n} does not replay: {err}"))?;
-        if matches!(input, battle_rules::input_log::Input::Setup { .. }) {
+        if let battle_rules::input_log::Input::Setup { seat, name, .. } = &input {
+            // The seat is named as the battle names it.
+            actor
+                .seats
+                .set_name(*seat, name.as_deref().map(str::to_owned));
             actor.status = BattleStatus::Playing;
         }
         actor.log.inputs.push(input);

@@ -4,6 +4,7 @@
 //! restored battle knows its players by their tokens without any token ever being written.
 
 use battle_protocol::{ErrorCode, Seat, SeatInfo};
+use battle_rules::words::Names;
 use rand::Rng;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -39,15 +40,21 @@ struct Slot {
     setup: Option<Value>,
     /// Since when a person's seat has had no connection (it was held before).
     gone_since: Option<Instant>,
+    /// The name its holder gave in `hello`.
+    name: Option<String>,
+    /// The ruleset's name for an engine seat.
+    bot_name: Option<&'static str>,
 }
 
 impl Slot {
-    fn info(&self, seat: Seat) -> SeatInfo {
+    /// The seat as `list` shows it, named `name`.
+    fn info(&self, seat: Seat, name: Option<String>) -> SeatInfo {
         SeatInfo {
             seat,
             taken: self.bot || self.token.is_some(),
             bot: self.bot,
             connected: self.bot || self.conn.is_some(),
+            name,
         }
     }
 }
@@ -137,14 +144,35 @@ impl Seats {
         Ok((seat, token))
     }
 
-    /// Give a seat back (only while the battle waits for players), with its setup.
+    /// Give a seat back (only while the battle waits for players), with its setup and name.
     pub fn release(&mut self, seat: Seat) {
         if let Some(slot) = self.slots.get_mut(seat) {
             slot.token = None;
             slot.conn = None;
             slot.setup = None;
             slot.gone_since = None;
+            slot.name = None;
         }
+    }
+
+    /// Name `seat` after its holder's `hello` name (`None`: it gave none).
+    pub fn set_name(&mut self, seat: Seat, name: Option<String>) {
+        if let Some(slot) = self.slots.get_mut(seat) {
+            slot.name = name;
+        }
+    }
+
+    /// Name engine seat `seat` as the ruleset does (shown in `list`, never recorded: the
+    /// ruleset names it again itself).
+    pub fn set_bot_name(&mut self, seat: Seat, name: &'static str) {
+        if let Some(slot) = self.slots.get_mut(seat) {
+            slot.bot_name = Some(name);
+        }
+    }
+
+    /// The name `seat`'s holder gave, if any.
+    pub fn name(&self, seat: Seat) -> Option<&str> {
+        self.slots.get(seat).and_then(|slot| slot.name.as_deref())
     }
 
     /// Keep what the holder of `seat` brought, until the battle starts.
@@ -231,25 +259,49 @@ impl Seats {
         self.slots.iter().any(|slot| slot.conn.is_some())
     }
 
-    /// The seats as shown by `list`.
+    /// The seats as shown by `list`, each named as the battle's texts name it when it was
+    /// given a name (see [`Names`]).
     pub fn infos(&self) -> Vec<SeatInfo> {
+        let names = self.names();
         self.slots
             .iter()
             .enumerate()
-            .map(|(seat, slot)| slot.info(seat))
+            .map(|(seat, slot)| slot.info(seat, Self::shown_name(names.as_ref(), seat)))
             .collect()
     }
 
     /// Whether `infos` still describes the seats (without building them again: the actor
-    /// asks after every command).
+    /// asks after every command; names are resolved only when some seat has one).
     pub fn shown_as(&self, infos: &[SeatInfo]) -> bool {
+        let names = self.names();
         infos.len() == self.slots.len()
             && self
                 .slots
                 .iter()
                 .zip(infos)
                 .enumerate()
-                .all(|(seat, (slot, info))| slot.info(seat) == *info)
+                .all(|(seat, (slot, info))| {
+                    info.taken == (slot.bot || slot.token.is_some())
+                        && info.bot == slot.bot
+                        && info.connected == (slot.bot || slot.conn.is_some())
+                        && info.name == Self::shown_name(names.as_ref(), seat)
+                })
+    }
+
+    /// The seats' names as the battle's texts give them, when some seat was named.
+    fn names(&self) -> Option<Names> {
+        let given = |slot: &Slot| slot.name.clone().or(slot.bot_name.map(str::to_owned));
+        self.slots
+            .iter()
+            .any(|slot| slot.name.is_some() || slot.bot_name.is_some())
+            .then(|| Names::new(self.slots.iter().map(given).collect()))
+    }
+
+    /// The name `list` shows for `seat`: its name in `names` if it was given one.
+    fn shown_name(names: Option<&Names>, seat: Seat) -> Option<String> {
+        names
+            .filter(|names| names.given(seat).is_some())
+            .map(|names| names.of(seat))
     }
 }
 
@@ -338,6 +390,36 @@ mod tests {
             !seats.covered(0, from, grace),
             "back: the person plays again"
         );
+    }
+
+    #[test]
+    fn seats_are_listed_by_the_names_the_battle_gives_them() {
+        let mut seats = Seats::new(3, &[2]);
+        assert!(seats.infos().iter().all(|info| info.name.is_none()));
+        seats.set_bot_name(2, "Training Automaton");
+        seats.take(Some(0)).expect("free");
+        seats.set_name(0, Some("ada".into()));
+        let infos = seats.infos();
+        let names: Vec<Option<&str>> = infos.iter().map(|i| i.name.as_deref()).collect();
+        assert_eq!(names, [Some("ada"), None, Some("Training Automaton")]);
+        assert!(seats.shown_as(&infos));
+        seats.take(Some(1)).expect("free");
+        seats.set_name(1, Some("Ada".into()));
+        assert!(!seats.shown_as(&infos), "a new name is a change");
+        let names: Vec<Option<String>> = seats.infos().into_iter().map(|i| i.name).collect();
+        assert_eq!(
+            names,
+            [
+                Some("ada (Player 1)".to_owned()),
+                Some("Ada (Player 2)".to_owned()),
+                Some("Training Automaton".to_owned())
+            ],
+            "two seats never read alike"
+        );
+        assert_eq!(seats.name(1), Some("Ada"), "what the input log records");
+        seats.release(1);
+        assert_eq!(seats.name(1), None);
+        assert_eq!(seats.infos()[0].name.as_deref(), Some("ada"));
     }
 
     #[test]

@@ -131,7 +131,8 @@ impl BattleActor {
 
     /// `seat` let its deadline pass (`in_row` times in a row now): the ruleset's own rule for
     /// it decides if it has one ([`Ruleset::timeout`]), else the bot, as an input like any
-    /// other; after the timer's `forfeit_after` in a row the seat forfeits (it resigns).
+    /// other; after the timer's `forfeit_after` in a row the seat forfeits on time (its own
+    /// input, so that the outcome says it was the clock).
     pub(super) fn time_out(
         &mut self,
         seat: Seat,
@@ -142,9 +143,9 @@ impl BattleActor {
             return;
         }
         if in_row >= self.clocks.forfeit_after() {
-            if self.game.resign(seat).is_ok() {
+            if self.game.forfeit(seat).is_ok() {
                 tracing::info!(seat, in_row, "seat forfeits on time");
-                self.log_input(Input::Resign { seat });
+                self.log_input(Input::Forfeit { seat });
             }
             return self.after_change(None, before);
         }

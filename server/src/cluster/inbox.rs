@@ -228,12 +228,14 @@ pub fn command(cmd: Forwarded, from: Outbox) -> Option<Command> {
         Forwarded::Join {
             seat,
             setup,
+            name,
             req,
             matched,
         } => Command::Join {
             from,
             seat,
             setup,
+            name,
             req,
             answer: if matched {
                 Seating::Matched

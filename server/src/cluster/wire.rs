@@ -39,6 +39,9 @@ pub enum Forwarded {
         seat: Option<Seat>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         setup: Option<Value>,
+        /// The name the connection gave in `hello`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         req: Option<Req>,
         /// Seated by the matchmaker: answered `matched`, not `joined`.

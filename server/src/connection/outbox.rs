@@ -129,6 +129,8 @@ struct Shared {
     /// For a connection of another node (a cluster): where its frames go instead of a
     /// socket (see `remote.rs`).
     remote: Option<RemoteEnd>,
+    /// The name the connection gave in `hello` (cleaned), which a seat it takes is named by.
+    name: Mutex<Option<Arc<str>>>,
 }
 
 /// A cloneable sending end of one connection's outgoing queue.
@@ -185,6 +187,7 @@ impl Outbox {
                 overflows,
                 mailbox: Mailbox::default(),
                 remote: None,
+                name: Mutex::new(None),
             }),
         }
     }
@@ -266,6 +269,27 @@ impl Outbox {
     /// matchmaker's queue.
     pub fn mailbox(&self) -> &Mailbox {
         &self.shared.mailbox
+    }
+
+    /// The name the connection gave in `hello` (already cleaned), if it gave one.
+    pub fn name(&self) -> Option<String> {
+        let name = self
+            .shared
+            .name
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        name.as_deref().map(str::to_owned)
+    }
+
+    /// Keep the name the connection gave (`None`: it gave none, or an empty one); a seat it
+    /// takes from now on is named by it.
+    pub fn set_name(&self, name: Option<&str>) {
+        let mut kept = self
+            .shared
+            .name
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        *kept = name.map(Arc::from);
     }
 
     /// Whether the connection is closing or gone: nothing offered to it is sent any more.

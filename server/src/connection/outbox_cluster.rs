@@ -29,6 +29,7 @@ impl Outbox {
                 overflows: Counter::noop(),
                 mailbox: Mailbox::default(),
                 remote: Some(end),
+                name: Mutex::new(None),
             }),
         }
     }

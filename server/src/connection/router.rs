@@ -167,8 +167,15 @@ impl Router {
             return None;
         }
         match msg {
-            ClientMsg::Hello { protocol, req, .. } => {
+            ClientMsg::Hello {
+                protocol,
+                name,
+                req,
+            } => {
                 if protocol == PROTOCOL_VERSION {
+                    // The seats this connection takes from now on are named by it.
+                    let name = name.as_deref().and_then(battle_rules::words::clean_name);
+                    self.outbox.set_name(name.as_deref());
                     self.reply(ServerMsg::Welcome {
                         server: concat!("battle-server ", env!("CARGO_PKG_VERSION")).to_string(),
                         protocol: PROTOCOL_VERSION,
@@ -256,6 +263,7 @@ impl Router {
                 req,
             } => {
                 let join = Command::Join {
+                    name: from.name(),
                     from,
                     seat,
                     setup,

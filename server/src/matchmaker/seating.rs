@@ -65,6 +65,7 @@ pub(super) fn seat(
     });
     mailbox.set_queued(false);
     commands.push(battle::Command::Join {
+        name: from.name(),
         from: from.clone(),
         seat: Some(seat),
         setup,

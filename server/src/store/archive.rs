@@ -163,6 +163,7 @@ impl Archive {
                                 outcome: OutcomeInfo {
                                     summary: String::new(),
                                     winners: Vec::new(),
+                                    reason: Default::default(),
                                 },
                                 ended_at: row.get::<_, i64>(10)? as u64,
                                 inputs: Vec::new(),

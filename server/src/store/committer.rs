@@ -274,14 +274,12 @@ fn input_json(input: &Input) -> String {
         Input::Act { seat, action } => {
             format!("{{\"input\":\"act\",\"seat\":{seat},\"action\":{action}}}")
         }
-        Input::Setup { seat, setup: None } => format!("{{\"input\":\"setup\",\"seat\":{seat}}}"),
-        Input::Setup {
-            seat,
-            setup: Some(setup),
-        } => format!("{{\"input\":\"setup\",\"seat\":{seat},\"setup\":{setup}}}"),
+        // Once per seat, and a name needs escaping: serde writes it.
+        Input::Setup { .. } => serde_json::to_string(input).expect("an input serializes"),
         Input::Advance => "{\"input\":\"advance\"}".to_owned(),
         Input::Timeout { seat } => format!("{{\"input\":\"timeout\",\"seat\":{seat}}}"),
         Input::Resign { seat } => format!("{{\"input\":\"resign\",\"seat\":{seat}}}"),
+        Input::Forfeit { seat } => format!("{{\"input\":\"forfeit\",\"seat\":{seat}}}"),
     }
 }
 
@@ -296,8 +294,10 @@ mod tests {
             Input::act(1, &json!({"kind": "play", "card": 4})),
             Input::setup(0, None),
             Input::setup(1, Some(&json!({"deck": ["C001"]}))),
+            Input::setup_as(1, None, Some("Ana \"the\" Bold")),
             Input::Advance,
             Input::Timeout { seat: 2 },
+            Input::Forfeit { seat: 1 },
             Input::Resign { seat: 1 },
         ] {
             let text = input_json(&input);

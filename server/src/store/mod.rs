@@ -284,8 +284,9 @@ mod tests {
             private,
             seeded: false,
             outcome: battle_protocol::OutcomeInfo {
-                summary: "Seat 0 wins".into(),
+                summary: "Player 1 wins".into(),
                 winners: vec![0],
+                reason: battle_protocol::OutcomeReason::Resignation,
             },
             ended_at: unix_now_ms(),
             inputs: vec![

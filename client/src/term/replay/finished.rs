@@ -70,6 +70,7 @@ mod tests {
             outcome: OutcomeInfo {
                 summary: "Player wins: Training Automaton is out of HP.".into(),
                 winners: vec![0],
+                reason: Default::default(),
             },
             ended_at: NOW - ended_ago_s * 1000,
             steps: 41,

@@ -23,8 +23,9 @@ use crate::error::{OptionsError, RuleError, SetupError};
 use crate::game::Game;
 use crate::legal::Legal;
 use crate::prompt::Prompt;
-use crate::ruleset::Outcome;
+use crate::ruleset::{Outcome, OutcomeReason};
 use crate::view::Viewer;
+use crate::words::Names;
 use error::BlindError;
 use options::{Options, Setup};
 use play::Action;
@@ -82,13 +83,13 @@ impl Game for Blind {
         setup.hand(options).map(drop)
     }
 
-    fn start(options: Options, seed: u64, setups: Vec<Setup>) -> Blind {
+    fn start(options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Blind {
         // Every setup passed `check_setup`; a refusal cannot happen here.
         let hands = setups
             .iter()
             .map(|setup| setup.hand(&options).unwrap_or_default())
             .collect();
-        Blind::new(&options, seed, hands)
+        Blind::new(&options, seed, hands, &names)
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -143,9 +144,6 @@ impl Game for Blind {
 
     fn outcome(&self) -> Option<Outcome> {
         let summary = self.summary.clone()?;
-        Some(Outcome {
-            winners: self.winners(),
-            summary,
-        })
+        Some(Outcome::new(self.winners(), OutcomeReason::Score, summary))
     }
 }

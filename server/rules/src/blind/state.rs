@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::options::Options;
 use super::play::Mood;
+use crate::words::Names;
 
 /// Lowest and highest prize of a round.
 pub const PRIZES: (u8, u8) = (1, 10);
@@ -30,7 +31,7 @@ pub enum Phase {
 #[derive(Debug, Clone)]
 pub struct Bidder {
     /// "Player 1", "Player 2" (or "Player" alone against the House).
-    pub name: &'static str,
+    pub name: String,
     /// Cards not bid yet, lowest first.
     pub hand: Vec<u8>,
     /// This round's sealed bid, once made.
@@ -93,17 +94,12 @@ pub fn total(bid: &[u8]) -> u32 {
 
 impl Blind {
     /// A battle with every seat's checked hand; the first round's prize is drawn.
-    pub fn new(options: &Options, seed: u64, hands: Vec<Vec<u8>>) -> Blind {
-        let names: &[&str] = if hands.len() == 1 {
-            &["Player"]
-        } else {
-            &["Player 1", "Player 2"]
-        };
+    pub fn new(options: &Options, seed: u64, hands: Vec<Vec<u8>>, names: &Names) -> Blind {
         let bidders = hands
             .into_iter()
-            .zip(names)
-            .map(|(hand, &name)| Bidder {
-                name,
+            .enumerate()
+            .map(|(seat, hand)| Bidder {
+                name: names.of(seat),
                 hand,
                 bid: None,
                 signal: None,
@@ -241,24 +237,25 @@ impl Blind {
         }
         let summary = match self.house {
             Some(house) => {
-                let mine = self.bidders[0].points;
+                let (me, mine) = (&self.bidders[0].name, self.bidders[0].points);
                 match mine.cmp(&house) {
                     std::cmp::Ordering::Greater => {
-                        format!("Player wins with {mine} points to the House's {house}.")
+                        format!("{me} wins with {mine} points to the House's {house}.")
                     }
                     std::cmp::Ordering::Equal => {
-                        format!("A draw: Player and the House have {mine} points each.")
+                        format!("A draw: {me} and the House have {mine} points each.")
                     }
                     std::cmp::Ordering::Less => {
-                        format!("The House wins with {house} points to Player's {mine}.")
+                        format!("The House wins with {house} points to {me}'s {mine}.")
                     }
                 }
             }
             None => {
                 let [a, b] = [self.bidders[0].points, self.bidders[1].points];
+                let [one, two] = [&self.bidders[0].name, &self.bidders[1].name];
                 match a.cmp(&b) {
-                    std::cmp::Ordering::Greater => format!("Player 1 wins with {a} points to {b}."),
-                    std::cmp::Ordering::Less => format!("Player 2 wins with {b} points to {a}."),
+                    std::cmp::Ordering::Greater => format!("{one} wins with {a} points to {b}."),
+                    std::cmp::Ordering::Less => format!("{two} wins with {b} points to {a}."),
                     std::cmp::Ordering::Equal => format!("A draw: {a} points each."),
                 }
             }

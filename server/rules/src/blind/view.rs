@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::play::Mood;
 use super::state::{Bidder, Blind, Phase, Revealed};
-use crate::view::{literal, Only};
+use crate::view::Only;
 
 /// The whole battle.
 #[derive(Serialize)]
@@ -28,8 +28,7 @@ pub struct BlindView<'a> {
 /// One seat: public counts, and its own cards.
 #[derive(Serialize)]
 struct SeatView<'a> {
-    #[serde(serialize_with = "literal")]
-    name: &'static str,
+    name: &'a str,
     points: u32,
     cards_left: usize,
     has_bid: bool,
@@ -42,7 +41,7 @@ struct SeatView<'a> {
 
 fn seat_view(seat: usize, bidder: &Bidder) -> SeatView<'_> {
     SeatView {
-        name: bidder.name,
+        name: &bidder.name,
         points: bidder.points,
         cards_left: bidder.hand.len(),
         has_bid: bidder.bid.is_some(),

@@ -147,13 +147,13 @@ pub fn evaluate(units: &[Unit], me: usize) -> (Option<(&'static Skill, Vec<usize
         let failed: Vec<&str> = conditions
             .iter()
             .filter(|&&c| !holds(units, me, c))
-            .map(|c| c.as_str())
+            .map(|c| c.unmet())
             .collect();
         if !failed.is_empty() {
             why.push(format!(
-                "{n}: {} skipped: {} false",
+                "{n}: {} skipped: {}",
                 skill.name,
-                failed.join(", ")
+                crate::words::and_list(&failed)
             ));
             continue;
         }
@@ -161,8 +161,18 @@ pub fn evaluate(units: &[Unit], me: usize) -> (Option<(&'static Skill, Vec<usize
         match targets(units, me, skill, mode) {
             None => why.push(format!("{n}: {} skipped: no valid target", skill.name)),
             Some(locked) => {
-                let names: Vec<&str> = locked.iter().map(|&i| units[i].id).collect();
-                why.push(format!("{n}: {} fires on {}", skill.name, names.join(", ")));
+                let names: Vec<&str> = locked
+                    .iter()
+                    .map(|&i| {
+                        if i == me {
+                            "itself"
+                        } else {
+                            units[i].label.as_str()
+                        }
+                    })
+                    .collect();
+                let on = crate::words::and_list(&names);
+                why.push(format!("{n}: {} fires on {on}", skill.name));
                 chosen = Some((*skill, locked));
             }
         }

@@ -5,8 +5,9 @@
 //! Nothing here is random.
 
 use super::choose::evaluate;
-use super::skills::{Status, Target, ENRAGED_BONUS, POISON_DAMAGE, SHIELD_POOL};
+use super::skills::{Skill, Status, Target, ENRAGED_BONUS, POISON_DAMAGE, SHIELD_POOL};
 use super::unit::{Doing, Unit};
+use crate::words;
 
 /// Ticks a fight may last before it is called (PvE: the party loses; PvP: a draw).
 pub const MAX_TICKS: u32 = 600;
@@ -33,12 +34,31 @@ pub struct Fight {
     pub ending: Option<Ending>,
 }
 
-/// What one resolving action does in substeps 1 to 4, per target.
-#[derive(Debug, Clone, Copy, Default)]
+/// What one resolving action does to one target in substeps 1 to 4.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    /// The acting unit.
+    actor: usize,
+    /// The skill it resolves.
+    skill: &'static Skill,
+    /// Damage dealt (after defending and rage).
+    damage: u32,
+    /// Healing given.
+    heal: u32,
+    /// The damage was halved: the target was defending.
+    halved: bool,
+    /// The damage includes an enraged attacker's bonus.
+    raged: bool,
+}
+
+/// What the actions resolving in one tick do to one unit in substeps 1 to 4.
+#[derive(Debug, Clone, Default)]
 struct Hit {
     damage: u32,
     heal: u32,
     revive: bool,
+    /// Who did what, in order.
+    parts: Vec<Part>,
 }
 
 impl Fight {
@@ -51,9 +71,9 @@ impl Fight {
         }
     }
 
-    fn name(&self, i: usize) -> String {
-        let u = &self.units[i];
-        format!("{} ({})", u.name, u.id)
+    /// What the log calls unit `i`.
+    fn name(&self, i: usize) -> &str {
+        &self.units[i].label
     }
 
     /// Play one tick; every line it adds to `log`.
@@ -115,14 +135,16 @@ impl Fight {
         for (i, chosen, why) in queued {
             self.units[i].why = why;
             if let Some((skill, targets)) = chosen {
-                let names: Vec<String> = targets.iter().map(|&t| self.name(t)).collect();
+                let names: Vec<&str> = targets
+                    .iter()
+                    .map(|&t| if t == i { "itself" } else { self.name(t) })
+                    .collect();
                 log.push(format!(
-                    "Tick {tick}: {} begins {} on {} ({} tick{}).",
+                    "Tick {tick}: {} begins {} on {} ({}).",
                     self.name(i),
                     skill.name,
-                    names.join(", "),
-                    skill.ticks,
-                    if skill.ticks == 1 { "" } else { "s" }
+                    words::and_list(&names),
+                    words::count(skill.ticks, "tick")
                 ));
                 self.units[i].doing = Some(Doing {
                     skill,
@@ -134,13 +156,18 @@ impl Fight {
         }
     }
 
-    /// Phase 3: the actions reaching 0, resolved together.
+    /// Phase 3: the actions reaching 0, resolved together. The log says, for each unit
+    /// they touch, who did what to it and by how much, its HP before and after; then the
+    /// statuses and shields that landed, the actions cancelled, and any action that did
+    /// nothing, with why.
     fn resolve(&mut self, actions: &[(usize, Doing)], tick: u32, log: &mut Vec<String>) {
         let n = self.units.len();
         let mut hits = vec![Hit::default(); n];
+        // Whether each action did anything, for the line of one that did nothing.
+        let mut did = vec![false; actions.len()];
         // Substep 1: damage (defending halves first, then an enraged attacker adds 15).
         let mut used_rage = Vec::new();
-        for (actor, doing) in actions {
+        for (a, (actor, doing)) in actions.iter().enumerate() {
             let skill = doing.skill;
             if skill.damage == 0 {
                 continue;
@@ -152,38 +179,72 @@ impl Fight {
                     continue;
                 }
                 let mut amount = skill.damage;
-                if self.units[t].has(Status::Defending) {
+                let halved = self.units[t].has(Status::Defending);
+                if halved {
                     amount /= 2;
                 }
                 if enraged {
                     amount += ENRAGED_BONUS;
                 }
                 hits[t].damage += amount;
+                hits[t].parts.push(Part {
+                    actor: *actor,
+                    skill,
+                    damage: amount,
+                    heal: 0,
+                    halved,
+                    raged: enraged,
+                });
                 dealt += amount;
+                did[a] = true;
             }
             if enraged {
                 used_rage.push(*actor);
             }
             if skill.self_heal > 0 && dealt > 0 {
                 hits[*actor].heal += skill.self_heal;
+                hits[*actor].parts.push(Part {
+                    actor: *actor,
+                    skill,
+                    damage: 0,
+                    heal: skill.self_heal,
+                    halved: false,
+                    raged: false,
+                });
             }
         }
         // Substep 2: healing (and revival of knocked-out targets).
-        for (_, doing) in actions {
+        for (a, (actor, doing)) in actions.iter().enumerate() {
             let skill = doing.skill;
             if skill.heal == 0 {
                 continue;
             }
             for &t in &doing.targets {
                 let target = &self.units[t];
-                match (skill.target, target.down) {
-                    (Target::KnockedOutAlly, true) => hits[t].revive = true,
-                    (Target::KnockedOutAlly, false) | (_, true) => {}
-                    _ => hits[t].heal += skill.heal,
-                }
+                let heal = match (skill.target, target.down) {
+                    (Target::KnockedOutAlly, true) => {
+                        hits[t].revive = true;
+                        0
+                    }
+                    (Target::KnockedOutAlly, false) | (_, true) => continue,
+                    _ => {
+                        hits[t].heal += skill.heal;
+                        skill.heal
+                    }
+                };
+                hits[t].parts.push(Part {
+                    actor: *actor,
+                    skill,
+                    damage: 0,
+                    heal,
+                    halved: false,
+                    raged: false,
+                });
+                did[a] = true;
             }
         }
         // Substeps 3 and 4: shields absorb, then health changes, all at once.
+        let before: Vec<(u32, u32)> = self.units.iter().map(|u| (u.hp, u.shield)).collect();
         for (i, hit) in hits.iter().enumerate() {
             let u = &mut self.units[i];
             if hit.revive {
@@ -203,29 +264,13 @@ impl Fight {
         for actor in used_rage {
             self.units[actor].remove(Status::Enraged);
         }
-        for (actor, doing) in actions {
-            let targets: Vec<String> = doing
-                .targets
-                .iter()
-                .map(|&t| {
-                    let u = &self.units[t];
-                    let shown = if hits[t].revive {
-                        format!("{} revived at {} HP", self.name(t), u.hp)
-                    } else {
-                        format!("{} {}/{} HP", self.name(t), u.hp, u.max_hp)
-                    };
-                    shown
-                })
-                .collect();
-            log.push(format!(
-                "Tick {tick}: {} resolves {}: {}.",
-                self.name(*actor),
-                doing.skill.name,
-                targets.join(", ")
-            ));
+        for (t, hit) in hits.iter().enumerate() {
+            if !hit.parts.is_empty() {
+                log.push(self.hit_line(tick, t, hit, before[t]));
+            }
         }
         // Substep 5: statuses and shields land (on targets still standing).
-        for (_, doing) in actions {
+        for (a, (actor, doing)) in actions.iter().enumerate() {
             let skill = doing.skill;
             for &t in &doing.targets {
                 if self.units[t].down || self.units[t].hp == 0 {
@@ -233,37 +278,139 @@ impl Fight {
                 }
                 if let Some((status, ticks)) = skill.status {
                     self.units[t].apply(status, ticks);
-                    log.push(format!(
-                        "Tick {tick}: {} is {}.",
-                        self.name(t),
-                        status.as_str()
-                    ));
+                    did[a] = true;
+                    let lasting = match status {
+                        Status::Enraged => {
+                            format!("until its next attack (+{ENRAGED_BONUS} damage)")
+                        }
+                        Status::Poisoned => format!(
+                            "for {} ({POISON_DAMAGE} damage a tick)",
+                            words::count(ticks, "tick")
+                        ),
+                        _ => format!("for {}", words::count(ticks, "tick")),
+                    };
+                    log.push(if t == *actor {
+                        format!(
+                            "Tick {tick}: {} is {} {lasting} ({}).",
+                            self.name(t),
+                            status.as_str(),
+                            skill.name
+                        )
+                    } else {
+                        format!(
+                            "Tick {tick}: {}'s {} leaves {} {} {lasting}.",
+                            self.name(*actor),
+                            skill.name,
+                            self.name(t),
+                            status.as_str()
+                        )
+                    });
                 }
                 if skill.shields {
+                    let was = self.units[t].shield;
                     self.units[t].shield = SHIELD_POOL;
+                    did[a] = true;
                     log.push(format!(
-                        "Tick {tick}: {} has a {SHIELD_POOL}-point shield.",
-                        self.name(t)
+                        "Tick {tick}: {}'s {} shields {}: {}.",
+                        self.name(*actor),
+                        skill.name,
+                        self.name(t),
+                        words::gain(i64::from(was), i64::from(SHIELD_POOL), "shield")
                     ));
                 }
             }
         }
         // Substep 6: interrupts and stuns cancel actions still in progress (those that
         // resolved this tick are done and cannot be cancelled).
-        for (_, doing) in actions {
+        for (a, (actor, doing)) in actions.iter().enumerate() {
             if !doing.skill.cancels {
                 continue;
             }
             for &t in &doing.targets {
                 if let Some(cancelled) = self.units[t].doing.take() {
+                    did[a] = true;
                     log.push(format!(
-                        "Tick {tick}: {}'s {} is cancelled.",
+                        "Tick {tick}: {}'s {} cancels {}'s {}.",
+                        self.name(*actor),
+                        doing.skill.name,
                         self.name(t),
                         cancelled.skill.name
                     ));
                 }
             }
         }
+        for (a, (actor, doing)) in actions.iter().enumerate() {
+            if did[a] {
+                continue;
+            }
+            let names: Vec<&str> = doing.targets.iter().map(|&t| self.name(t)).collect();
+            let on = words::and_list(&names);
+            let why = if doing.targets.iter().all(|&t| self.units[t].down) {
+                format!("{on} is knocked out")
+            } else if doing.skill.cancels {
+                format!("{on} has no action in progress to cancel")
+            } else {
+                format!("{on} is not affected")
+            };
+            log.push(format!(
+                "Tick {tick}: {}'s {} has no effect: {why}.",
+                self.name(*actor),
+                doing.skill.name
+            ));
+        }
+    }
+
+    /// The line for what the actions resolving at `tick` did to unit `t` (`hit`), whose HP
+    /// and shield were `before`: "Tick 5: Grunt 1's Strike on Ana's Vanguard: 12 damage
+    /// (120 to 108)."; with several actions, each one's share: "Grunt 1's Strike (12
+    /// damage) and Ana's Mender's Mend (heals 25) on Ana's Vanguard: 12 damage and heals 25
+    /// (100 to 113)."
+    fn hit_line(&self, tick: u32, t: usize, hit: &Hit, before: (u32, u32)) -> String {
+        let u = &self.units[t];
+        let by: Vec<String> = hit
+            .parts
+            .iter()
+            .map(|p| {
+                let who = format!("{}'s {}", self.name(p.actor), p.skill.name);
+                match (hit.parts.len(), p.damage, p.heal) {
+                    (1, _, _) | (_, 0, 0) => who,
+                    (_, 0, heal) => format!("{who} (heals {heal})"),
+                    (_, damage, _) => format!("{who} ({damage} damage)"),
+                }
+            })
+            .collect();
+        let by = words::and_list(&by);
+        if hit.revive {
+            return format!(
+                "Tick {tick}: {by} on {}: back in the fight, {}.",
+                u.label,
+                words::heal(u.hp, 0, u.hp)
+            );
+        }
+        let amounts = match (hit.damage, hit.heal) {
+            (0, heal) => words::heal(heal, before.0, u.hp),
+            (damage, 0) => words::damage(damage, before.0, u.hp),
+            (damage, heal) => format!(
+                "{damage} damage and heals {heal} ({} to {})",
+                before.0, u.hp
+            ),
+        };
+        let mut notes = Vec::new();
+        if hit.parts.iter().any(|p| p.halved) {
+            notes.push(format!("halved: {} is defending", u.label));
+        }
+        if hit.parts.iter().any(|p| p.raged) {
+            notes.push(format!("+{ENRAGED_BONUS} from rage"));
+        }
+        let absorbed = before.1 - u.shield;
+        if absorbed > 0 {
+            notes.push(format!(
+                "{absorbed} absorbed by its shield, {}",
+                words::gain(i64::from(before.1), i64::from(u.shield), "shield")
+            ));
+        }
+        let notes: String = notes.iter().map(|note| format!("; {note}")).collect();
+        format!("Tick {tick}: {by} on {}: {amounts}{notes}.", u.label)
     }
 
     /// Phase 4: poison acts, then every status counts down (a status that landed this tick
@@ -290,12 +437,12 @@ impl Fight {
             u.statuses
                 .retain(|s| s.status == Status::Enraged || s.ticks > 0 || s.fresh);
             if poisoned {
+                let before = u.hp;
                 u.hp = u.hp.saturating_sub(POISON_DAMAGE);
                 let line = format!(
-                    "Tick {tick}: {} takes {POISON_DAMAGE} poison damage, {}/{} HP.",
+                    "Tick {tick}: {} takes poison damage: {}.",
                     self.name(i),
-                    self.units[i].hp,
-                    self.units[i].max_hp
+                    words::damage(POISON_DAMAGE, before, self.units[i].hp)
                 );
                 log.push(line);
             }

@@ -39,6 +39,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::GambitError;
 use options::{Mode, Options, Setup};
 use play::Action;
@@ -97,8 +98,8 @@ impl Game for Gambit {
         setup.check()
     }
 
-    fn start(options: Options, seed: u64, setups: Vec<Setup>) -> Gambit {
-        Gambit::new(&options, seed, &setups)
+    fn start(options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Gambit {
+        Gambit::new(&options, seed, &setups, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -197,10 +198,6 @@ impl Game for Gambit {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let finish = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: finish.winners.clone(),
-            summary: finish.summary.clone(),
-        })
+        self.finish.clone()
     }
 }

@@ -220,7 +220,8 @@ impl Gambit {
                     return Err(GambitError::Invalid("a condition is given twice".into()));
                 }
                 let line = format!(
-                    "{}'s rule {} is now {}{}.",
+                    "{} sets the {}'s rule {}: {}{}.",
+                    self.names.of(seat),
                     self.fight.units[i].name,
                     slot + 1,
                     known.name,
@@ -242,7 +243,8 @@ impl Gambit {
                     )));
                 }
                 let line = format!(
-                    "{}'s rule {} is cleared.",
+                    "{} clears the {}'s rule {}.",
+                    self.names.of(seat),
                     self.fight.units[i].name,
                     slot + 1
                 );
@@ -275,7 +277,8 @@ impl Gambit {
                 }
                 self.fight.units[i].rules.swap(from, to);
                 let line = format!(
-                    "{}'s rule {} moves to slot {}.",
+                    "{} moves the {}'s rule {} to slot {}.",
+                    self.names.of(seat),
                     self.fight.units[i].name,
                     from + 1,
                     to + 1
@@ -290,7 +293,7 @@ impl Gambit {
                 if self.ready.iter().all(|&r| r) {
                     self.begin_fight();
                 } else {
-                    self.log.push(format!("Player {} is ready.", seat + 1));
+                    self.log.push(format!("{} is ready.", self.names.of(seat)));
                 }
             }
             Action::Pause {} => {
@@ -298,16 +301,22 @@ impl Gambit {
                     return Err(self.wrong("pause", "while a PvE fight runs"));
                 }
                 self.phase = Phase::Paused;
-                self.log
-                    .push(format!("Paused at tick {}.", self.fight.tick));
+                self.log.push(format!(
+                    "{} pauses the fight at tick {}.",
+                    self.names.of(seat),
+                    self.fight.tick
+                ));
             }
             Action::Resume {} => {
                 if self.phase != Phase::Paused {
                     return Err(self.wrong("resume", "while the fight is paused"));
                 }
                 self.phase = Phase::Fighting;
-                self.log
-                    .push(format!("Resumed at tick {}.", self.fight.tick));
+                self.log.push(format!(
+                    "{} resumes the fight at tick {}.",
+                    self.names.of(seat),
+                    self.fight.tick
+                ));
             }
             Action::Take { skill, unit } => {
                 if self.phase != Phase::Reward {
@@ -333,7 +342,7 @@ impl Gambit {
                 self.taken.push(offered.id);
                 self.log.push(format!(
                     "{} learns {}.",
-                    self.fight.units[i].name, offered.name
+                    self.fight.units[i].label, offered.name
                 ));
                 self.next_encounter();
             }
@@ -341,7 +350,8 @@ impl Gambit {
                 if self.phase != Phase::Reward {
                     return Err(self.wrong("skip", "after a won encounter"));
                 }
-                self.log.push("No skill is taken.".to_owned());
+                self.log
+                    .push(format!("{} takes no skill.", self.names.of(seat)));
                 self.next_encounter();
             }
         }
@@ -385,15 +395,21 @@ impl Gambit {
     }
 }
 
-/// " if A and B, targeting M" for a log line.
+/// " if an enemy is acting and its HP is below 50%, targeting the lowest HP" for a log line.
 pub fn describe(conditions: &[Condition], target: Option<Mode>) -> String {
     let mut out = String::new();
-    if !conditions.is_empty() {
-        let names: Vec<&str> = conditions.iter().map(|c| c.as_str()).collect();
-        out.push_str(&format!(" if {}", names.join(" and ")));
+    let shown: Vec<&str> = conditions
+        .iter()
+        .filter(|&&c| c != Condition::Always)
+        .map(|c| c.text())
+        .collect();
+    if shown.is_empty() {
+        out.push_str(" always");
+    } else {
+        out.push_str(&format!(" if {}", crate::words::and_list(&shown)));
     }
     if let Some(mode) = target {
-        out.push_str(&format!(", targeting {}", mode.as_str()));
+        out.push_str(&format!(", targeting {}", mode.text()));
     }
     out
 }

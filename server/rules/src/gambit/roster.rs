@@ -133,17 +133,26 @@ pub const WARLORD: Kind = Kind {
     ],
 };
 
-/// One enemy of an encounter: its type and its id (unique in the encounter).
-pub type Foe = (Kind, &'static str);
+/// One enemy of an encounter: its type, its id (unique in the encounter) and the name
+/// people read (unique in the encounter too: two Grunts are Grunt 1 and Grunt 2).
+pub type Foe = (Kind, &'static str, &'static str);
 
 /// The six encounters; the sixth is the boss.
 pub const ENCOUNTERS: [&[Foe]; 6] = [
-    &[(GRUNT, "grunt1"), (GRUNT, "grunt2")],
-    &[(BRUTE, "brute"), (GRUNT, "grunt")],
-    &[(BRUTE, "brute"), (HEALER, "healer")],
-    &[(GRUNT, "grunt1"), (GRUNT, "grunt2"), (SHAMAN, "shaman")],
-    &[(BRUTE, "brute"), (HEALER, "healer"), (SHAMAN, "shaman")],
-    &[(WARLORD, "warlord")],
+    &[(GRUNT, "grunt1", "Grunt 1"), (GRUNT, "grunt2", "Grunt 2")],
+    &[(BRUTE, "brute", "Brute"), (GRUNT, "grunt", "Grunt")],
+    &[(BRUTE, "brute", "Brute"), (HEALER, "healer", "Healer")],
+    &[
+        (GRUNT, "grunt1", "Grunt 1"),
+        (GRUNT, "grunt2", "Grunt 2"),
+        (SHAMAN, "shaman", "Shaman"),
+    ],
+    &[
+        (BRUTE, "brute", "Brute"),
+        (HEALER, "healer", "Healer"),
+        (SHAMAN, "shaman", "Shaman"),
+    ],
+    &[(WARLORD, "warlord", "Warlord")],
 ];
 
 #[cfg(test)]
@@ -176,7 +185,14 @@ mod tests {
             }
         }
         for encounter in ENCOUNTERS {
-            let mut ids: Vec<&str> = encounter.iter().map(|(_, id)| *id).collect();
+            let mut names: Vec<&str> = encounter.iter().map(|(_, _, name)| *name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), encounter.len(), "enemies read apart");
+            for (kind, _, name) in encounter.iter() {
+                assert!(name.starts_with(kind.name), "{name} is a {}", kind.name);
+            }
+            let mut ids: Vec<&str> = encounter.iter().map(|(_, id, _)| *id).collect();
             let sorted = {
                 let mut s = ids.clone();
                 s.sort_unstable();

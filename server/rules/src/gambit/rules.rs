@@ -78,6 +78,48 @@ impl Condition {
         Condition::MoreThan2Enemies,
     ];
 
+    /// What it says, in words: "an enemy is acting".
+    pub fn text(self) -> &'static str {
+        match self {
+            Condition::Always => "always",
+            Condition::SelfHpBelow25 => "its HP is below 25%",
+            Condition::SelfHpBelow50 => "its HP is below 50%",
+            Condition::SelfHpBelow75 => "its HP is below 75%",
+            Condition::AllyHpBelow25 => "an ally's HP is below 25%",
+            Condition::AllyHpBelow50 => "an ally's HP is below 50%",
+            Condition::AllyHpBelow75 => "an ally's HP is below 75%",
+            Condition::EnemyHpBelow25 => "an enemy's HP is below 25%",
+            Condition::EnemyHpBelow50 => "an enemy's HP is below 50%",
+            Condition::AllyKnockedOut => "an ally is knocked out",
+            Condition::AllyPoisoned => "an ally is poisoned",
+            Condition::EnemyTaunting => "an enemy is taunting",
+            Condition::EnemyActing => "an enemy is acting",
+            Condition::SelfUnshielded => "it has no shield",
+            Condition::MoreThan2Enemies => "more than 2 enemies stand",
+        }
+    }
+
+    /// Why it does not hold, in words: "no enemy is acting".
+    pub fn unmet(self) -> &'static str {
+        match self {
+            Condition::Always => "never",
+            Condition::SelfHpBelow25 => "its HP is 25% or more",
+            Condition::SelfHpBelow50 => "its HP is 50% or more",
+            Condition::SelfHpBelow75 => "its HP is 75% or more",
+            Condition::AllyHpBelow25 => "no ally's HP is below 25%",
+            Condition::AllyHpBelow50 => "no ally's HP is below 50%",
+            Condition::AllyHpBelow75 => "no ally's HP is below 75%",
+            Condition::EnemyHpBelow25 => "no enemy's HP is below 25%",
+            Condition::EnemyHpBelow50 => "no enemy's HP is below 50%",
+            Condition::AllyKnockedOut => "no ally is knocked out",
+            Condition::AllyPoisoned => "no ally is poisoned",
+            Condition::EnemyTaunting => "no enemy is taunting",
+            Condition::EnemyActing => "no enemy is acting",
+            Condition::SelfUnshielded => "it has a shield",
+            Condition::MoreThan2Enemies => "2 enemies or fewer stand",
+        }
+    }
+
     /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {

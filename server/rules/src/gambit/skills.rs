@@ -127,6 +127,17 @@ impl Mode {
         }
     }
 
+    /// How it picks, in words: "the lowest HP".
+    pub fn text(self) -> &'static str {
+        match self {
+            Mode::LowestHp => "the lowest HP",
+            Mode::HighestHp => "the highest HP",
+            Mode::First => "the first in order",
+            Mode::IgnoreTaunt => "the lowest HP, ignoring taunt",
+            Mode::Myself => "itself",
+        }
+    }
+
     /// Whether a taunting enemy must be picked by this mode.
     pub fn obeys_taunt(self) -> bool {
         matches!(self, Mode::LowestHp | Mode::HighestHp)

@@ -13,6 +13,8 @@ use super::roster::{ENCOUNTERS, PARTY, PARTY_2_IDS};
 use super::rules::Rule;
 use super::skills::{find, Skill, OFFERING_POOL};
 use super::unit::Unit;
+use crate::ruleset::{Outcome, OutcomeReason};
+use crate::words::{self, Names};
 
 /// Skills offered after a won encounter.
 pub const OFFERED: usize = 3;
@@ -31,15 +33,6 @@ pub enum Phase {
     Reward,
     /// The run or the duel is over.
     Over,
-}
-
-/// The settled end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finish {
-    /// The winning seats (none: the run was lost, or the duel drawn).
-    pub winners: Vec<Seat>,
-    /// One sentence.
-    pub summary: String,
 }
 
 /// A gambit battle.
@@ -61,17 +54,21 @@ pub struct Gambit {
     pub(super) taken: Vec<&'static str>,
     pub(super) rng: ChaCha8Rng,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<Finish>,
+    pub(super) finish: Option<Outcome>,
+    /// How the log names the seats.
+    pub(super) names: Names,
 }
 
-/// A party for `team`, with the programs of `setup` where it gives one.
-fn party(team: usize, setup: &Setup) -> Vec<Unit> {
+/// A party for `team`, owned by the seat named `owner`, with the programs of `setup` where
+/// it gives one.
+fn party(team: usize, setup: &Setup, owner: &str) -> Vec<Unit> {
     PARTY
         .iter()
         .enumerate()
         .map(|(i, kind)| {
             let id = if team == 0 { kind.id } else { PARTY_2_IDS[i] };
-            let mut unit = Unit::new(kind, id, team);
+            let label = words::owned(owner, kind.name);
+            let mut unit = Unit::new(kind, id, team).called(kind.name, label);
             if let Some(rules) = setup.rules.get(kind.id) {
                 unit.rules = Default::default();
                 for (slot, spec) in rules.iter().enumerate() {
@@ -95,31 +92,49 @@ fn party(team: usize, setup: &Setup) -> Vec<Unit> {
 fn enemies(index: usize) -> Vec<Unit> {
     ENCOUNTERS[index]
         .iter()
-        .map(|(kind, id)| Unit::new(kind, id, 1))
+        .map(|(kind, id, name)| Unit::new(kind, id, 1).called(name, (*name).to_owned()))
         .collect()
 }
 
+/// "Grunt 1 and Grunt 2": the enemies of encounter `index`.
+fn foes(index: usize) -> String {
+    let names: Vec<&str> = ENCOUNTERS[index].iter().map(|(_, _, name)| *name).collect();
+    words::and_list(&names)
+}
+
 impl Gambit {
-    /// A new battle, in planning.
-    pub fn new(options: &Options, seed: u64, setups: &[Setup]) -> Gambit {
+    /// A new battle, in planning, its seats named by `names`.
+    pub fn new(options: &Options, seed: u64, setups: &[Setup], names: Names) -> Gambit {
         let default = Setup::default();
         let setup = |seat: usize| setups.get(seat).unwrap_or(&default);
-        let mut units = party(0, setup(0));
+        let mut units = party(0, setup(0), &names.of(0));
         let (opening, seats) = match options.mode {
             Mode::Pve => {
                 units.extend(enemies(0));
+                let last = ENCOUNTERS.len() - 1;
                 (
-                    "The run begins. Encounter 1 of 6: plan your party's rules, then start."
-                        .to_owned(),
+                    format!(
+                        "{}'s run begins: {} encounters, the last against the {}. Encounter \
+                         1 of {}, against {}: {} plans the party's rules.",
+                        names.of(0),
+                        ENCOUNTERS.len(),
+                        foes(last),
+                        ENCOUNTERS.len(),
+                        foes(0),
+                        names.of(0)
+                    ),
                     1,
                 )
             }
             Mode::Pvp => {
-                units.extend(party(1, setup(1)));
+                units.extend(party(1, setup(1), &names.of(1)));
                 (
-                    "The duel begins: each player programs a party; the fight starts when \
-                     both are ready."
-                        .to_owned(),
+                    format!(
+                        "The duel begins: {} and {} each program a party; the fight starts \
+                         when both are ready.",
+                        names.of(0),
+                        names.of(1)
+                    ),
                     2,
                 )
             }
@@ -136,6 +151,7 @@ impl Gambit {
             rng: ChaCha8Rng::seed_from_u64(seed),
             log: vec![opening],
             finish: None,
+            names,
         }
     }
 
@@ -151,20 +167,19 @@ impl Gambit {
     /// The fight starts (every seat is ready).
     pub(super) fn begin_fight(&mut self) {
         self.phase = Phase::Fighting;
-        let names: Vec<String> = self
-            .fight
-            .units
-            .iter()
-            .filter(|u| u.team == 1)
-            .map(|u| u.name.to_owned())
-            .collect();
         self.log.push(match self.mode {
             Mode::Pve => format!(
-                "Encounter {} of 6 starts against {}.",
+                "Encounter {} of {} starts: {}'s party against {}.",
                 self.encounter + 1,
-                names.join(", ")
+                ENCOUNTERS.len(),
+                self.names.of(0),
+                foes(self.encounter)
             ),
-            Mode::Pvp => "Both parties are ready: the fight starts.".to_owned(),
+            Mode::Pvp => format!(
+                "{} and {} are ready: the fight starts.",
+                self.names.of(0),
+                self.names.of(1)
+            ),
         });
     }
 
@@ -179,27 +194,39 @@ impl Gambit {
             (Mode::Pve, Ending::Won(0)) if self.encounter + 1 == ENCOUNTERS.len() => {
                 self.end(
                     vec![0],
+                    OutcomeReason::Completed,
                     format!(
-                        "The party wins the run: the Warlord falls at tick {tick} of encounter 6."
+                        "{}'s party wins the run: the Warlord falls at tick {tick} of \
+                         encounter 6.",
+                        self.names.of(0)
                     ),
                 );
             }
             (Mode::Pve, Ending::Won(0)) => {
                 self.log.push(format!(
-                    "Encounter {} is won at tick {tick}.",
+                    "{}'s party wins encounter {} at tick {tick}.",
+                    self.names.of(0),
                     self.encounter + 1
                 ));
                 self.offer();
             }
             (Mode::Pve, ending) => {
-                let why = match ending {
-                    Ending::TimeUp => format!("ran out of time ({tick} ticks)"),
-                    _ => format!("was knocked out at tick {tick}"),
+                let (reason, why) = match ending {
+                    Ending::TimeUp => (
+                        OutcomeReason::Limit,
+                        format!("ran out of time ({tick} ticks)"),
+                    ),
+                    _ => (
+                        OutcomeReason::Knockout,
+                        format!("was knocked out at tick {tick}"),
+                    ),
                 };
                 self.end(
                     Vec::new(),
+                    reason,
                     format!(
-                        "The run is lost: the party {why} in encounter {}.",
+                        "{}'s run is lost: the party {why} in encounter {}.",
+                        self.names.of(0),
                         self.encounter + 1
                     ),
                 );
@@ -207,28 +234,35 @@ impl Gambit {
             (Mode::Pvp, Ending::Won(winner)) => {
                 self.end(
                     vec![winner],
-                    format!("Player {}'s party wins at tick {tick}.", winner + 1),
+                    OutcomeReason::Knockout,
+                    format!(
+                        "{}'s party wins at tick {tick}: {}'s party is knocked out.",
+                        self.names.of(winner),
+                        self.names.of(1 - winner)
+                    ),
                 );
             }
             (Mode::Pvp, Ending::BothDown) => {
                 self.end(
                     Vec::new(),
+                    OutcomeReason::Knockout,
                     format!("Both parties fell at tick {tick}: a draw."),
                 );
             }
             (Mode::Pvp, Ending::TimeUp) => {
                 self.end(
                     Vec::new(),
+                    OutcomeReason::Limit,
                     format!("Both parties still stand after {tick} ticks: a draw."),
                 );
             }
         }
     }
 
-    fn end(&mut self, winners: Vec<Seat>, summary: String) {
+    fn end(&mut self, winners: Vec<Seat>, reason: OutcomeReason, summary: String) {
         self.phase = Phase::Over;
         self.log.push(summary.clone());
-        self.finish = Some(Finish { winners, summary });
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 
     /// After a won encounter: offer up to three skills nobody took yet, drawn from the
@@ -247,8 +281,9 @@ impl Gambit {
         }
         let names: Vec<&str> = pool.iter().map(|s| s.name).collect();
         self.log.push(format!(
-            "Choose a skill for a character, or skip: {}.",
-            names.join(", ")
+            "{} is offered {}: one of them for one character, or none.",
+            self.names.of(0),
+            words::and_list(&names)
         ));
         self.offering = pool;
         self.phase = Phase::Reward;
@@ -262,16 +297,36 @@ impl Gambit {
             .into_iter()
             .filter(|u| u.team == 0)
             .collect();
+        let mut rested = Vec::new();
         for unit in &mut units {
+            let before = unit.hp;
             unit.refresh();
+            if unit.hp != before {
+                rested.push(format!(
+                    "{} {}",
+                    unit.label,
+                    words::heal(unit.hp - before, before, unit.hp)
+                ));
+            }
         }
         units.extend(enemies(self.encounter));
         self.fight = Fight::new(units);
         self.phase = Phase::Planning;
         self.ready.iter_mut().for_each(|ready| *ready = false);
+        let rest = if rested.is_empty() {
+            "the party rests, its shields and statuses gone".to_owned()
+        } else {
+            format!(
+                "the party rests, its shields and statuses gone: {}",
+                words::and_list(&rested)
+            )
+        };
         self.log.push(format!(
-            "Encounter {} of 6: the party is healed; plan, then start.",
-            self.encounter + 1
+            "Encounter {} of {}, against {}: {rest}. {} plans the party's rules.",
+            self.encounter + 1,
+            ENCOUNTERS.len(),
+            foes(self.encounter),
+            self.names.of(0)
         ));
     }
 

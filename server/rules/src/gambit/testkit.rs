@@ -17,10 +17,9 @@ const DUMMY: Kind = Kind {
 
 /// A unit with `max_hp` HP and no program, on `team`.
 pub fn unit(id: &'static str, team: usize, max_hp: u32) -> Unit {
-    let mut u = Unit::new(&DUMMY, id, team);
+    let mut u = Unit::new(&DUMMY, id, team).called(id, id.to_owned());
     u.max_hp = max_hp;
     u.hp = max_hp;
-    u.name = id;
     u
 }
 

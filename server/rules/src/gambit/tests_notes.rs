@@ -126,7 +126,8 @@ fn note_stun_lands_after_same_tick_attacks() {
     let log = run(&mut f, 4);
     assert_eq!(get(&f, "A").hp, 100, "the Heavy Slash never landed");
     assert!(
-        log.iter().any(|l| l.contains("Heavy Slash is cancelled")),
+        log.iter()
+            .any(|l| l == "Tick 2: A's Concuss cancels e1's Heavy Slash."),
         "{log:?}"
     );
 }
@@ -138,11 +139,17 @@ fn note_interrupt_cannot_cancel_same_tick_resolution() {
         always(unit("A", 0, 100), "disrupt"),
         always(unit("e1", 1, 100), "strike"),
     ]);
-    run(&mut f, 2);
+    let log = run(&mut f, 2);
     assert_eq!(
         get(&f, "A").hp,
         88,
         "the Strike resolved in the Disrupt's tick"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l
+                == "Tick 2: A's Disrupt has no effect: e1 has no action in progress to cancel."),
+        "a Disrupt that cancels nothing says so: {log:?}"
     );
     // Queued before the target's action resolves, it cancels it.
     let mut f = fight(vec![
@@ -152,7 +159,8 @@ fn note_interrupt_cannot_cancel_same_tick_resolution() {
     let log = run(&mut f, 3);
     assert_eq!(get(&f, "A").hp, 100);
     assert!(
-        log.iter().any(|l| l.contains("Heavy Slash is cancelled")),
+        log.iter()
+            .any(|l| l == "Tick 2: A's Disrupt cancels e1's Heavy Slash."),
         "{log:?}"
     );
 }
@@ -305,7 +313,7 @@ fn note_the_inspector_shows_why_each_rule_fired_or_not() {
         get(&f, "A").why,
         vec![
             "1: Mend skipped: no valid target",
-            "2: Arc Bolt skipped: enemy_hp_below_50 false",
+            "2: Arc Bolt skipped: no enemy's HP is below 50%",
             "3: Strike fires on e1",
         ]
     );
@@ -318,7 +326,12 @@ fn note_the_forecast_predicts_the_next_action_after_the_current_one() {
         unit("C", 0, 80),
         &[("execute", &[Always], None), ("arc_bolt", &[Always], None)],
     );
-    let mut g = Gambit::new(&super::options::Options::default(), 1, &[]);
+    let mut g = Gambit::new(
+        &super::options::Options::default(),
+        1,
+        &[],
+        crate::Names::defaults(1),
+    );
     g.fight = fight(vec![caster, unit("e1", 1, 100)]);
     g.phase = Phase::Fighting;
     let next = |g: &Gambit| {
@@ -340,4 +353,58 @@ fn note_the_forecast_predicts_the_next_action_after_the_current_one() {
         next(&g),
         serde_json::json!({"skill": "execute", "targets": ["e1"]})
     );
+}
+
+/// The lines `ticks` ticks of a fight of `units` write.
+fn lines(units: Vec<Unit>, ticks: u32) -> Vec<String> {
+    run(&mut fight(units), ticks)
+}
+
+#[test]
+fn the_log_says_who_did_what_to_whom_and_by_how_much() {
+    // Two Strikes in a row: each gives its damage and the HP before and after.
+    let log = lines(
+        vec![always(unit("A", 0, 100), "strike"), unit("e1", 1, 100)],
+        4,
+    );
+    for line in [
+        "Tick 1: A begins Strike on e1 (2 ticks).",
+        "Tick 2: A's Strike on e1: 12 damage (100 to 88).",
+        "Tick 4: A's Strike on e1: 12 damage (88 to 76).",
+    ] {
+        assert!(log.contains(&line.to_owned()), "{line}: {log:?}");
+    }
+    // Two hits in one tick: each one's share, then the whole change.
+    let log = lines(
+        vec![
+            always(unit("A", 0, 100), "strike"),
+            always(unit("B", 0, 100), "strike"),
+            unit("e1", 1, 100),
+        ],
+        2,
+    );
+    let both = "Tick 2: A's Strike (12 damage) and B's Strike (12 damage) on e1: 24 damage \
+                (100 to 76).";
+    assert!(log.contains(&both.to_owned()), "{log:?}");
+    // Defending halves, a shield absorbs, and both are said.
+    let mut f = fight(vec![
+        always(unit("A", 0, 100), "strike"),
+        with(unit("e1", 1, 100), Status::Defending, 3),
+    ]);
+    f.units[1].shield = 4;
+    let log = run(&mut f, 2);
+    let line = "Tick 2: A's Strike on e1: 6 damage (100 to 98); halved: e1 is defending; 4 \
+                absorbed by its shield, -4 shield (4 to 0).";
+    assert!(log.contains(&line.to_owned()), "{log:?}");
+    // A status says who put it on whom and for how long.
+    let log = lines(
+        vec![always(unit("A", 0, 100), "venom_dart"), unit("e1", 1, 100)],
+        3,
+    );
+    for line in [
+        "Tick 2: A's Venom Dart leaves e1 poisoned for 4 ticks (5 damage a tick).",
+        "Tick 3: e1 takes poison damage: 5 damage (100 to 95).",
+    ] {
+        assert!(log.contains(&line.to_owned()), "{line}: {log:?}");
+    }
 }

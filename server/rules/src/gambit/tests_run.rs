@@ -60,7 +60,12 @@ fn s2_progression_six_encounters_the_last_is_the_warlord() {
         reached >= 3,
         "the starting program wins the early encounters (reached {reached})"
     );
-    let mut run = Gambit::new(&super::options::Options::default(), 3, &[]);
+    let mut run = Gambit::new(
+        &super::options::Options::default(),
+        3,
+        &[],
+        crate::Names::defaults(1),
+    );
     let mut foes = Vec::new();
     for _ in 0..5 {
         run.next_encounter();
@@ -187,7 +192,7 @@ fn s1_pause_edit_and_resume_during_a_fight() {
     assert!(g
         .log(Viewer::Spectator)
         .iter()
-        .any(|l| l == "Paused at tick 1."));
+        .any(|l| l == "Player 1 pauses the fight at tick 1."));
 }
 
 #[test]
@@ -316,5 +321,92 @@ fn the_bot_reaches_the_warlord() {
         let mut g = pve(None, seed);
         assert_eq!(bot_run(&mut g), 6, "seed {seed}");
         assert!(g.outcome().is_some(), "seed {seed}: the run ends");
+    }
+}
+
+/// The outcome of a fight of `options` (seats Ana and Ben) made ready by `set` and stepped
+/// once, at its encounter `encounter`.
+fn ended(
+    options: &super::options::Options,
+    encounter: usize,
+    set: impl Fn(&mut super::unit::Unit),
+) -> crate::Outcome {
+    let names = crate::Names::new(vec![Some("Ana".into()), Some("Ben".into())]);
+    let mut g = Gambit::new(options, 1, &[], names);
+    g.encounter = encounter;
+    g.fight.units.iter_mut().for_each(set);
+    if g.fight
+        .units
+        .iter()
+        .all(|u| u.rules.iter().all(Option::is_none))
+    {
+        g.fight.tick = super::fight::MAX_TICKS - 1;
+    }
+    g.phase = Phase::Fighting;
+    g.step();
+    g.finish.clone().expect("over")
+}
+
+#[test]
+fn each_way_a_run_or_a_duel_ends_is_said_in_its_outcome() {
+    use super::options::{Mode, Options};
+    use crate::OutcomeReason::{Completed, Knockout, Limit};
+    let pve = Options::default();
+    let pvp = Options {
+        mode: Mode::Pvp,
+        ..Options::default()
+    };
+    let idle = |u: &mut super::unit::Unit| u.rules = Default::default();
+    let down = |team: Option<usize>| {
+        move |u: &mut super::unit::Unit| {
+            if team.is_none_or(|t| t == u.team) {
+                u.hp = 0;
+            }
+        }
+    };
+    for (outcome, reason, winners, summary) in [
+        (
+            ended(&pve, 0, idle),
+            Limit,
+            vec![],
+            "Ana's run is lost: the party ran out of time (600 ticks) in encounter 1.",
+        ),
+        (
+            ended(&pve, 0, down(Some(0))),
+            Knockout,
+            vec![],
+            "Ana's run is lost: the party was knocked out at tick 1 in encounter 1.",
+        ),
+        (
+            ended(&pve, 5, down(Some(1))),
+            Completed,
+            vec![0],
+            "Ana's party wins the run: the Warlord falls at tick 1 of encounter 6.",
+        ),
+        (
+            ended(&pvp, 0, down(Some(0))),
+            Knockout,
+            vec![1],
+            "Ben's party wins at tick 1: Ana's party is knocked out.",
+        ),
+        (
+            ended(&pvp, 0, down(None)),
+            Knockout,
+            vec![],
+            "Both parties fell at tick 1: a draw.",
+        ),
+        (
+            ended(&pvp, 0, idle),
+            Limit,
+            vec![],
+            "Both parties still stand after 600 ticks: a draw.",
+        ),
+    ] {
+        assert_eq!(outcome.summary, summary);
+        assert_eq!(
+            (outcome.reason, outcome.winners),
+            (reason, winners),
+            "{summary}"
+        );
     }
 }

@@ -138,7 +138,7 @@ fn s2_rules_are_checked_top_to_bottom_and_the_first_match_fires() {
     let mut f = fight(vec![a, unit("e1", 1, 100)]);
     run(&mut f, 1);
     let why = &get(&f, "A").why;
-    assert_eq!(why[0], "1: Arc Bolt skipped: self_hp_below_50 false");
+    assert_eq!(why[0], "1: Arc Bolt skipped: its HP is 50% or more");
     assert_eq!(why[1], "2: Strike fires on e1");
     assert_eq!(why[2], "3: not reached");
     // A rule without conditions fires like `always`.
@@ -192,7 +192,7 @@ fn s2_cleanup_knocks_out_and_decides_the_fight() {
     assert!(get(&f, "e1").down);
     assert_eq!(f.ending, Some(Ending::Won(0)));
     assert!(
-        log.iter().any(|l| l == "Tick 2: e1 (e1) is knocked out."),
+        log.iter().any(|l| l == "Tick 2: e1 is knocked out."),
         "{log:?}"
     );
     run(&mut f, 3);

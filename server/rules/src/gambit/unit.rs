@@ -35,8 +35,11 @@ pub struct Doing {
 pub struct Unit {
     /// Its id: A, B, C (D, E, F for the second party in PvP), or an enemy's id.
     pub id: &'static str,
-    /// Its name.
+    /// Its name, unique in its team ("Vanguard", "Grunt 2").
     pub name: &'static str,
+    /// What the log calls it: its name, after its owner's for a party's character
+    /// ("Ana's Vanguard").
+    pub label: String,
     /// 0: the (first) party; 1: the enemies or the second party.
     pub team: usize,
     /// Max HP.
@@ -70,6 +73,7 @@ impl Unit {
         Unit {
             id,
             name: kind.name,
+            label: kind.name.to_owned(),
             team,
             max_hp: kind.max_hp,
             hp: kind.max_hp,
@@ -85,6 +89,13 @@ impl Unit {
             rules,
             why: Vec::new(),
         }
+    }
+
+    /// This unit named `name` in its team, and `label` in the log.
+    pub fn called(mut self, name: &'static str, label: String) -> Unit {
+        self.name = name;
+        self.label = label;
+        self
     }
 
     /// Standing: not knocked out.

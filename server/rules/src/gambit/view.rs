@@ -69,8 +69,8 @@ fn skill_view(skill: &Skill) -> SkillView {
 /// One team.
 #[derive(Serialize)]
 struct TeamView<'a> {
-    #[serde(serialize_with = "literal")]
-    name: &'static str,
+    /// "Party" and "Enemies" in a run; in a duel, each party's player's name.
+    name: &'a str,
     units: Vec<UnitView<'a>>,
 }
 
@@ -150,9 +150,9 @@ impl Gambit {
                 .collect()
         };
 
-        let names = match self.mode {
+        let names: [&str; 2] = match self.mode {
             GameMode::Pve => ["Party", "Enemies"],
-            GameMode::Pvp => ["Player 1", "Player 2"],
+            GameMode::Pvp => [&self.names.all()[0], &self.names.all()[1]],
         };
         let mut skills: Vec<&Skill> = Vec::new();
         for s in units

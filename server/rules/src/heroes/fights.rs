@@ -13,6 +13,7 @@ use super::error::HeroesError;
 use super::hero::Defense;
 use super::items::Effect as ItemEffect;
 use super::state::{Combat, Heroes, Phase};
+use crate::words;
 
 /// Damage amounts along `order`: lethal to each blocker in turn, what is left to the last.
 pub fn lethal_first(heroes: &Heroes, power: u32, order: &[u32]) -> Vec<u32> {
@@ -36,6 +37,16 @@ pub fn lethal_first(heroes: &Heroes, power: u32, order: &[u32]) -> Vec<u32> {
 }
 
 impl Heroes {
+    /// Minion `id`'s attack power ("3 attack"), for the log.
+    fn power_of(&self, id: u32) -> String {
+        let attack = self
+            .minions
+            .iter()
+            .find(|m| m.id == id)
+            .map_or(0, |m| m.attack);
+        format!("{attack} attack")
+    }
+
     /// The minions `seat` may attack with now.
     pub fn ready_attackers(&self, seat: Seat) -> Vec<u32> {
         self.minions
@@ -63,11 +74,15 @@ impl Heroes {
         }
         check_attackers(&self.minions, seat, &attackers)
             .map_err(|e| HeroesError::invalid(e.to_string()))?;
+        let names: Vec<String> = attackers
+            .iter()
+            .map(|&id| format!("{} ({})", self.minion_name(id), self.power_of(id)))
+            .collect();
         self.log.push(format!(
-            "Player {} attacks with {} minion{}.",
-            seat + 1,
-            attackers.len(),
-            if attackers.len() == 1 { "" } else { "s" }
+            "{} attacks {} with {}.",
+            self.names.of(seat),
+            self.names.of(1 - seat),
+            words::and_list(&names)
         ));
         for m in self
             .minions
@@ -112,15 +127,18 @@ impl Heroes {
         // Attackers are tapped by now; blockers are checked as the defender's untapped minions.
         check_blocks(&self.minions, seat, &combat.attackers, &pairs)
             .map_err(|e| HeroesError::invalid(e.to_string()))?;
-        let n = pairs.len();
+        let said: Vec<String> = pairs
+            .iter()
+            .map(|&(b, a)| format!("{} with {}", self.minion_called(a), self.minion_name(b)))
+            .collect();
+        self.log.push(if said.is_empty() {
+            format!("{} blocks nothing.", self.names.of(seat))
+        } else {
+            format!("{} blocks {}.", self.names.of(seat), words::and_list(&said))
+        });
         if let Phase::Combat(combat) = &mut self.phase {
             combat.blocks = Some(pairs);
         }
-        self.log.push(format!(
-            "Player {} declares {n} block{}.",
-            seat + 1,
-            if n == 1 { "" } else { "s" }
-        ));
         self.advance_combat();
         Ok(())
     }
@@ -152,6 +170,17 @@ impl Heroes {
             .find(|m| m.id == attacker)
             .map_or(0, |m| m.attack);
         let amounts = lethal_first(self, power, &order);
+        let plan: Vec<String> = order
+            .iter()
+            .zip(&amounts)
+            .map(|(&b, n)| format!("{n} to {}", self.minion_name(b)))
+            .collect();
+        self.log.push(format!(
+            "{} orders the blockers of {}: {}.",
+            self.names.of(self.active),
+            self.minion_name(attacker),
+            words::and_list(&plan)
+        ));
         if let Phase::Combat(combat) = &mut self.phase {
             combat.plans.insert(attacker, (order, amounts));
         }
@@ -196,6 +225,51 @@ impl Heroes {
             .collect()
     }
 
+    /// What a combat about to resolve does, for the log: "Combat: Ben's Apprentice (1
+    /// attack) hits Ana's hero, Ben's Storm Adept (3 attack) fights Ana's Shield Bearer;
+    /// Ana uses the Defensive Ability against Ben's Storm Adept".
+    fn combat_text(&self, combat: &Combat, defend: Option<u32>) -> String {
+        let defender = 1 - self.active;
+        let blocks = combat.blocks.clone().unwrap_or_default();
+        let gangs = gangs(&blocks);
+        let fights: Vec<String> = combat
+            .attackers
+            .iter()
+            .map(|&a| {
+                let who = format!("{} ({})", self.minion_called(a), self.power_of(a));
+                match gangs.get(&a) {
+                    Some(gang) if !gang.is_empty() => {
+                        let names: Vec<String> =
+                            gang.iter().map(|&b| self.minion_called(b)).collect();
+                        format!("{who} fights {}", words::and_list(&names))
+                    }
+                    _ => format!("{who} hits {}", self.hero_label(defender)),
+                }
+            })
+            .collect();
+        let mut what = format!("Combat: {}", words::and_list(&fights));
+        let unblocked = self.unblocked(combat);
+        if !unblocked.is_empty() {
+            if let Some(rage) = self.rage_note(defender) {
+                what.push_str(&format!("; {rage}"));
+            }
+            if combat.defended {
+                what.push_str(&match defend {
+                    Some(source) => format!(
+                        "; {} uses the Defensive Ability against {}",
+                        self.names.of(defender),
+                        self.minion_called(source)
+                    ),
+                    None => format!(
+                        "; {} does not use the Defensive Ability",
+                        self.names.of(defender)
+                    ),
+                });
+            }
+        }
+        what
+    }
+
     /// Move the combat on: resolve it once nothing is left to decide.
     pub(super) fn advance_combat(&mut self) {
         let Phase::Combat(combat) = &self.phase else {
@@ -224,14 +298,15 @@ impl Heroes {
     /// Deal all the combat's damage at once; `defend`: the attacker whose hit the defender's
     /// Defensive Ability answers.
     fn resolve_combat(&mut self, combat: &Combat, defend: Option<u32>) {
+        let before = self.snapshot();
+        let what = self.combat_text(combat, defend);
         let blocks = combat.blocks.clone().unwrap_or_default();
         let outcome = resolve(&mut self.minions, &combat.attackers, &blocks, &combat.plans);
         let defender = 1 - self.active;
         let defense = self.defense_of(defender);
-        let mut taken = 0;
         for hit in &outcome.hits {
             let defended = (defend == Some(hit.source)).then_some(defense);
-            taken += self.sides[defender].hero.take_hit(hit.damage, defended);
+            self.sides[defender].hero.take_hit(hit.damage, defended);
         }
         for (&seat, &gold) in &outcome.bounties {
             // Each kill also pays the killer's kill-gold items.
@@ -257,13 +332,7 @@ impl Heroes {
             };
             self.bury(owner, id);
         }
-        self.log.push(format!(
-            "Combat: Player {}'s hero takes {taken}; {} minion{} die{}.",
-            defender + 1,
-            outcome.deaths.len(),
-            if outcome.deaths.len() == 1 { "" } else { "s" },
-            if outcome.deaths.len() == 1 { "s" } else { "" }
-        ));
+        self.note(what, &before);
         self.phase = Phase::Main;
         self.check_end();
     }

@@ -11,6 +11,7 @@ use super::combat::Minion;
 use super::error::HeroesError;
 use super::items::Effect as ItemEffect;
 use super::state::{ability_index, Held, Heroes, Phase};
+use crate::words;
 
 /// A target named in an action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +69,15 @@ pub fn takes_spell_damage(card: &Card) -> bool {
     effects
         .iter()
         .any(|e| matches!(e, Effect::Damage { .. } | Effect::Channeled { .. }))
+}
+
+/// What the log calls an ability slot: "Attack ability".
+fn slot_name(slot: AbilitySlot) -> &'static str {
+    match slot {
+        AbilitySlot::HeroPower => "hero power",
+        AbilitySlot::Attack => "Attack ability",
+        AbilitySlot::Defense => "Defensive Ability",
+    }
 }
 
 impl Heroes {
@@ -166,10 +176,21 @@ impl Heroes {
             )));
         }
         // Everything is checked: play it.
+        let before = self.snapshot();
+        let mut what = format!(
+            "{} plays {} ({} mana)",
+            self.names.of(seat),
+            card.name,
+            cost
+        );
+        if let Some(t) = target {
+            what.push_str(&format!(" at {}", self.target_label(t)));
+        }
+        if spend > 0 {
+            what.push_str(&format!(", adding {spend} Spell Damage"));
+        }
         let held = self.sides[seat].hand.remove(pos);
         self.sides[seat].hero.mana -= cost;
-        self.log
-            .push(format!("Player {} plays {}.", seat + 1, card.name));
         match card.kind {
             Kind::Minion {
                 attack,
@@ -180,6 +201,7 @@ impl Heroes {
             }
             Kind::Upgrade(slot) => {
                 self.sides[seat].upgrades[ability_index(slot)] = Some(card);
+                what.push_str(&format!(": it replaces the {} for good", slot_name(slot)));
             }
             Kind::Spell(effects) | Kind::Ultimate(effects) => {
                 self.sides[seat].hero.resource -= spend;
@@ -191,6 +213,8 @@ impl Heroes {
                 self.remove_dead(seat);
             }
         }
+        self.land_unanswerable();
+        self.note(what, &before);
         Ok(())
     }
 
@@ -332,6 +356,7 @@ impl Heroes {
         }
         let upgrade = side.upgrades[ability_index(AbilitySlot::HeroPower)].map(|c| c.id);
         let class = side.hero.class.id;
+        let before = self.snapshot();
         let hero = &mut self.sides[seat].hero;
         hero.mana -= cost;
         hero.used.hero_power = true;
@@ -345,8 +370,12 @@ impl Heroes {
             _ => hero.armor += 2,
         }
         self.sides[seat].hero.check_level_up();
-        self.log
-            .push(format!("Player {} uses the hero power.", seat + 1));
+        let what = format!(
+            "{} uses the hero power ({} mana)",
+            self.names.of(seat),
+            cost
+        );
+        self.note(what, &before);
         Ok(())
     }
 
@@ -400,16 +429,21 @@ impl Heroes {
             ItemEffect::WeaponKillSplash(n) => Some(*n),
             _ => None,
         });
+        let before = self.snapshot();
+        let what = format!(
+            "{} uses the Attack ability ({ATTACK_COST} mana) on {} for {damage} damage",
+            self.names.of(seat),
+            self.target_label(t)
+        );
         let hero = &mut self.sides[seat].hero;
         hero.mana -= ATTACK_COST;
         hero.used.attack = true;
-        self.log.push(format!(
-            "Player {} attacks {} for {damage}.",
-            seat + 1,
-            t.name()
-        ));
         match t {
-            Target::Hero(s) => self.damage(Target::Hero(s), damage),
+            Target::Hero(s) => {
+                self.damage(Target::Hero(s), damage);
+                self.land_unanswerable();
+                self.note(what, &before);
+            }
             Target::Minion(id) => {
                 let Some(m) = self.minions.iter_mut().find(|m| m.id == id) else {
                     return Ok(());
@@ -419,6 +453,13 @@ impl Heroes {
                 let back = m.attack;
                 if !(killed && no_recoil_on_kill) {
                     self.sides[seat].hero.take_hit(back, None);
+                }
+                let mut what = what;
+                if !(killed && no_recoil_on_kill) {
+                    what.push_str(&format!(", taking {back} back"));
+                    if let Some(rage) = self.rage_note(seat) {
+                        what.push_str(&format!(" ({rage})"));
+                    }
                 }
                 if killed && splash > 0 {
                     let others: Vec<u32> = self
@@ -430,10 +471,15 @@ impl Heroes {
                     if !others.is_empty() {
                         use rand::Rng;
                         let pick = others[self.rng.random_range(0..others.len())];
+                        what.push_str(&format!(
+                            ", and {splash} splash damage to {}",
+                            self.minion_called(pick)
+                        ));
                         self.damage(Target::Minion(pick), splash);
                     }
                 }
                 self.remove_dead(seat);
+                self.note(what, &before);
             }
         }
         Ok(())
@@ -451,11 +497,15 @@ impl Heroes {
                 item.name, item.cost
             )));
         }
+        let before = self.snapshot();
         self.market.take(slot);
         let draw = self.sides[seat].hero.buy(item);
         self.draw(seat, draw as usize);
-        self.log
-            .push(format!("Player {} buys {}.", seat + 1, item.name));
+        let mut what = format!("{} buys {}", self.names.of(seat), item.name);
+        if draw > 0 {
+            what.push_str(&format!(" and draws {}", words::count(draw, "card")));
+        }
+        self.note(what, &before);
         Ok(())
     }
 

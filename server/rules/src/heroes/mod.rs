@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod cards;
+pub mod changes;
 pub mod classes;
 pub mod combat;
 pub mod error;
@@ -36,6 +37,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::HeroesError;
 use options::{Options, Setup};
 use play::Action;
@@ -59,7 +61,8 @@ impl Game for Heroes {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const SAMPLES: &'static [Sample] = &[Sample {
         name: "duel",
-        about: "a Barbarian against a Mage",
+        about: "a Barbarian (seat 0) against a Mage (seat 1), each seat bringing the sample's \
+                class; a seat the server plays is a Barbarian",
         options: "{}",
         setups: &[r#"{"class": "barbarian"}"#, r#"{"class": "mage"}"#],
     }];
@@ -75,7 +78,7 @@ impl Game for Heroes {
         setup.deck().map(drop)
     }
 
-    fn start(_options: Options, seed: u64, setups: Vec<Setup>) -> Heroes {
+    fn start(_options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Heroes {
         // Every setup passed `check_setup`.
         let class = |seat: usize| {
             setups
@@ -84,7 +87,7 @@ impl Game for Heroes {
                 .unwrap_or(&classes::BARBARIAN)
         };
         let deck = |seat: usize| setups.get(seat).and_then(|s| s.deck().ok().flatten());
-        Heroes::with_decks([class(0), class(1)], [deck(0), deck(1)], seed)
+        Heroes::with_decks([class(0), class(1)], [deck(0), deck(1)], seed, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -142,10 +145,6 @@ impl Game for Heroes {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let (winners, summary) = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: winners.clone(),
-            summary: summary.clone(),
-        })
+        self.finish.clone()
     }
 }

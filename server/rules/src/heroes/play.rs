@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::HeroesError;
 use super::state::{Heroes, Phase, MULLIGAN_MAX};
+use crate::words;
 
 /// One decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,12 +156,46 @@ impl Heroes {
             return;
         }
         let defender = 1 - self.active;
+        let hits = self.hits_text();
         if self.phase == Phase::Main && self.sides[defender].hero.can_defend() {
             self.phase = Phase::Incoming;
+            self.log.push(format!(
+                "{hits} on {} waits: {} may use the Defensive Ability.",
+                self.hero_label(defender),
+                self.names.of(defender)
+            ));
+            return;
+        }
+        let before = self.snapshot();
+        let mut what = format!("{hits} lands on {}", self.hero_label(defender));
+        if let Some(rage) = self.rage_note(defender) {
+            what.push_str(&format!("; {rage}"));
+        }
+        for hit in std::mem::take(&mut self.pending) {
+            self.sides[defender].hero.take_hit(hit, None);
+        }
+        self.note(what, &before);
+    }
+
+    /// Land the hits on the defending hero at once when it cannot answer them (its
+    /// Defensive Ability is used or lacks mana), so that the action's own line says what
+    /// they did; hits it may answer keep waiting.
+    pub(super) fn land_unanswerable(&mut self) {
+        let defender = 1 - self.active;
+        if self.pending.is_empty() || self.sides[defender].hero.can_defend() {
             return;
         }
         for hit in std::mem::take(&mut self.pending) {
             self.sides[defender].hero.take_hit(hit, None);
+        }
+    }
+
+    /// The waiting hits, for the log: "The hit of 6", "The hits of 4 and 2".
+    fn hits_text(&self) -> String {
+        let hits: Vec<String> = self.pending.iter().map(u32::to_string).collect();
+        match hits.len() {
+            1 => format!("The hit of {}", hits[0]),
+            _ => format!("The hits of {}", words::and_list(&hits)),
         }
     }
 
@@ -174,10 +209,27 @@ impl Heroes {
         }
         let defender = 1 - self.active;
         let defense = self.defense_of(defender);
+        let before = self.snapshot();
+        let mut what = match source {
+            Some(i) => format!(
+                "{} uses the Defensive Ability against the hit of {}",
+                self.names.of(defender),
+                self.pending[i as usize]
+            ),
+            None => format!(
+                "{} does not use the Defensive Ability: {} lands",
+                self.names.of(defender),
+                self.hits_text().to_lowercase()
+            ),
+        };
+        if let Some(rage) = self.rage_note(defender) {
+            what.push_str(&format!("; {rage}"));
+        }
         for (i, hit) in std::mem::take(&mut self.pending).into_iter().enumerate() {
             let defended = (source == Some(i as u32)).then_some(defense);
             self.sides[defender].hero.take_hit(hit, defended);
         }
+        self.note(what, &before);
         self.phase = Phase::Main;
         Ok(())
     }

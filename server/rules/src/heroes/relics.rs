@@ -75,6 +75,12 @@ impl Heroes {
             (Some(_), None) => return Err(HeroesError::invalid("this relic needs a target")),
             (None, Some(_)) => return Err(HeroesError::invalid("this relic takes no target")),
         };
+        let before = self.snapshot();
+        let relic = self.sides[seat].hero.equipment[3].map_or("the relic", |item| item.name);
+        let mut what = format!("{} uses {relic}", self.names.of(seat));
+        if let Some(t) = aimed {
+            what.push_str(&format!(" on {}", self.target_label(t)));
+        }
         self.sides[seat].relic_used = true;
         let hero = &mut self.sides[seat].hero;
         match ability {
@@ -124,8 +130,8 @@ impl Heroes {
             _ => {}
         }
         self.remove_dead(seat);
-        self.log
-            .push(format!("Player {} uses the relic.", seat + 1));
+        self.land_unanswerable();
+        self.note(what, &before);
         Ok(())
     }
 }

@@ -10,6 +10,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ruleset::{Outcome, OutcomeReason};
+use crate::words::{self, Names};
+
 use super::cards::{AbilitySlot, Card};
 use super::classes::{deck_of, Class};
 use super::combat::Minion;
@@ -54,6 +57,8 @@ pub struct Side {
     pub mulliganed: bool,
     /// The once-per-game active relic was used.
     pub relic_used: bool,
+    /// Cards drawn so far (the log says how many each action drew).
+    pub drawn: u32,
 }
 
 /// The index of an ability slot in [`Side::upgrades`].
@@ -115,15 +120,17 @@ pub struct Heroes {
     pub(super) log: Vec<String>,
     /// The rolls of the die for first player.
     pub(super) rolls: [u32; 2],
-    pub(super) finish: Option<(Vec<Seat>, String)>,
+    pub(super) finish: Option<Outcome>,
     /// Hits on the defending hero waiting for its answer (phase `Incoming`).
     pub(super) pending: Vec<u32>,
+    /// How the log names the seats.
+    pub(super) names: Names,
 }
 
 impl Heroes {
     /// A new game for these classes with their ready decks.
     pub fn new(classes: [&'static Class; 2], seed: u64) -> Heroes {
-        Heroes::with_decks(classes, [None, None], seed)
+        Heroes::with_decks(classes, [None, None], seed, Names::defaults(2))
     }
 
     /// A new game for these classes and decks (`None`: the class's ready deck): decks
@@ -133,6 +140,7 @@ impl Heroes {
         classes: [&'static Class; 2],
         decks: [Option<Vec<&'static Card>>; 2],
         seed: u64,
+        names: Names,
     ) -> Heroes {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut next_id = 1;
@@ -163,6 +171,7 @@ impl Heroes {
                 turns: 0,
                 mulliganed: false,
                 relic_used: false,
+                drawn: 0,
             }
         });
         let rolls = loop {
@@ -189,14 +198,22 @@ impl Heroes {
             rng,
             next_id,
             log: vec![format!(
-                "The die: Player 1 rolls {}, Player 2 rolls {}. Player {} chooses who goes first.",
+                "{} ({}) against {} ({}). The die: {} rolls {}, {} rolls {}: {} chooses who \
+                 goes first.",
+                names.of(0),
+                classes[0].name,
+                names.of(1),
+                classes[1].name,
+                names.of(0),
                 rolls[0],
+                names.of(1),
                 rolls[1],
-                winner + 1
+                names.of(winner)
             )],
             rolls,
             finish: None,
             pending: Vec::new(),
+            names,
         }
     }
 
@@ -243,9 +260,16 @@ impl Heroes {
             self.sides[seat].hero.mana = mana;
             self.sides[seat].hero.max_mana = mana;
         }
+        let chooser = match self.phase {
+            Phase::Choosing(seat) => seat,
+            _ => first,
+        };
         self.log.push(format!(
-            "Player {} goes first. Each player may put back up to {MULLIGAN_MAX} cards.",
-            first + 1
+            "{} chooses: {} goes first with 1 mana, {} second with 2 mana and one more card. \
+             Each may put back up to {MULLIGAN_MAX} cards.",
+            self.names.of(chooser),
+            self.names.of(first),
+            self.names.of(1 - first)
         ));
         self.phase = Phase::Mulligan;
     }
@@ -260,12 +284,15 @@ impl Heroes {
         side.deck.shuffle(&mut self.rng);
         side.mulliganed = true;
         self.draw(seat, back.len());
-        self.log.push(format!(
-            "Player {} puts back {} card{}.",
-            seat + 1,
-            back.len(),
-            if back.len() == 1 { "" } else { "s" }
-        ));
+        self.log.push(if back.is_empty() {
+            format!("{} keeps the opening hand.", self.names.of(seat))
+        } else {
+            format!(
+                "{} puts back {} and draws as many.",
+                self.names.of(seat),
+                words::count(back.len() as u32, "card")
+            )
+        });
         if self.sides.iter().all(|s| s.mulliganed) {
             self.start_turn();
         }
@@ -283,13 +310,14 @@ impl Heroes {
                 side.deck.append(&mut side.discard);
                 side.deck.shuffle(&mut self.rng);
                 self.log.push(format!(
-                    "Player {} shuffles the discard pile into a new deck.",
-                    seat + 1
+                    "{} shuffles the discard pile into a new deck.",
+                    self.names.of(seat)
                 ));
             }
             let side = &mut self.sides[seat];
             if let Some(card) = side.deck.pop() {
                 side.hand.push(card);
+                side.drawn += 1;
             }
         }
     }
@@ -303,6 +331,7 @@ impl Heroes {
             m.tapped = false;
             m.sick = false;
         }
+        let before = self.snapshot();
         let side = &mut self.sides[seat];
         side.turns += 1;
         side.spells_this_turn = 0;
@@ -311,14 +340,15 @@ impl Heroes {
         } else {
             side.hero.used = Default::default();
         }
-        self.log.push(format!(
-            "Round {}: Player {}'s turn ({} mana).",
-            self.round,
-            seat + 1,
-            self.sides[seat].hero.mana
-        ));
         self.draw(seat, 1);
         self.start_of_turn_effects(seat);
+        let what = format!(
+            "Round {}: {}'s turn, {} mana",
+            self.round,
+            self.names.of(seat),
+            self.sides[seat].hero.mana
+        );
+        self.note(what, &before);
         self.check_end();
     }
 
@@ -364,7 +394,6 @@ impl Heroes {
                 });
                 self.sides[killer].hero.gold += m.bounty + bonus;
             }
-            self.log.push(format!("Minion {} dies.", m.id));
         }
         self.minions.retain(|m| m.damage < m.health);
     }
@@ -374,22 +403,34 @@ impl Heroes {
     /// rounds 4 and 7).
     pub(super) fn end_turn(&mut self) {
         let seat = self.active;
+        let before = self.snapshot();
         self.sides[seat].hero.end_turn();
         for m in &mut self.minions {
             m.damage = 0;
         }
-        self.log
-            .push(format!("Player {} passes the turn.", seat + 1));
+        let what = format!(
+            "{} passes the turn; damaged minions heal to full",
+            self.names.of(seat)
+        );
+        self.note(what, &before);
         self.active = 1 - seat;
         if self.active == self.first {
             self.round += 1;
             if self.round > ROUND_LIMIT {
-                self.finish(Vec::new(), format!("Round {ROUND_LIMIT} is over: a draw."));
+                self.finish(
+                    Vec::new(),
+                    OutcomeReason::Limit,
+                    format!("Round {ROUND_LIMIT} is over: a draw."),
+                );
                 return;
             }
             if self.market.start_round(self.round, &mut self.rng) {
-                self.log
-                    .push(format!("Round {}: the market refreshes.", self.round));
+                let items: Vec<&str> = self.market.slots.iter().flatten().map(|i| i.name).collect();
+                self.log.push(format!(
+                    "Round {}: the market refreshes with {}.",
+                    self.round,
+                    words::and_list(&items)
+                ));
             }
         }
         self.start_turn();
@@ -402,17 +443,28 @@ impl Heroes {
         }
         let out = [0, 1].map(|s| self.sides[s].hero.health <= 0);
         match out {
-            [true, true] => self.finish(Vec::new(), "Both heroes fall at once: a draw.".into()),
-            [true, false] => self.finish(vec![1], "Player 2 wins: Player 1's hero falls.".into()),
-            [false, true] => self.finish(vec![0], "Player 1 wins: Player 2's hero falls.".into()),
+            [true, true] => self.finish(
+                Vec::new(),
+                OutcomeReason::Knockout,
+                "Both heroes fall at once: a draw.".into(),
+            ),
+            [true, false] | [false, true] => {
+                let winner = usize::from(out[0]);
+                let summary = format!(
+                    "{} wins: {}'s hero falls.",
+                    self.names.of(winner),
+                    self.names.of(1 - winner)
+                );
+                self.finish(vec![winner], OutcomeReason::Knockout, summary);
+            }
             [false, false] => {}
         }
     }
 
-    fn finish(&mut self, winners: Vec<Seat>, summary: String) {
+    fn finish(&mut self, winners: Vec<Seat>, reason: OutcomeReason, summary: String) {
         self.log.push(summary.clone());
         self.phase = Phase::Over;
-        self.finish = Some((winners, summary));
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 
     /// A fresh instance id.

@@ -387,8 +387,15 @@ fn end_both_heroes_at_0_is_a_draw_and_an_empty_deck_reshuffles_the_discard() {
     g.sides[0].hero.health = 0;
     g.sides[1].hero.health = 0;
     g.check_end();
-    let (winners, summary) = g.finish.clone().expect("over");
+    let crate::Outcome {
+        winners, summary, ..
+    } = g.finish.clone().expect("over");
     assert!(winners.is_empty(), "{summary}");
+    assert_eq!(summary, "Both heroes fall at once: a draw.");
+    assert_eq!(
+        g.finish.as_ref().map(|f| f.reason),
+        Some(crate::OutcomeReason::Knockout)
+    );
     let mut g = started();
     let all: Vec<_> = g.sides[0].deck.drain(..).collect();
     g.sides[0].discard.extend(all);
@@ -397,4 +404,59 @@ fn end_both_heroes_at_0_is_a_draw_and_an_empty_deck_reshuffles_the_discard() {
     assert_eq!(g.sides[0].hand.len(), before + 2, "no deck-out loss");
     assert!(g.sides[0].discard.is_empty());
     assert!(g.finish.is_none());
+}
+
+#[test]
+fn the_log_says_who_did_what_to_whom_and_by_how_much() {
+    use super::classes::{BARBARIAN, MAGE};
+    use super::state::Held;
+    use crate::words::Names;
+    let names = Names::new(vec![Some("Ana".into()), Some("Ben".into())]);
+    let mut h = Heroes::with_decks([&MAGE, &BARBARIAN], [None, None], 4, names);
+    let chooser = h.awaited()[0];
+    h.act(chooser, super::play::Action::ChooseFirst { first: 0 })
+        .expect("the roll's winner chooses");
+    for seat in [0, 1] {
+        h.act(seat, super::play::Action::Mulligan { cards: vec![] })
+            .expect("keep");
+    }
+    assert!(h.log[0].starts_with("Ana (Mage) against Ben (Barbarian). The die: Ana rolls"));
+    // Ana's main phase: a second spell this turn makes Arc Lash deal 4.
+    let arc_lash = super::cards::find("arc_lash").expect("a card");
+    // Ana casts Arc Lash at Ben's hero (card `id` put into her hand first).
+    let cast = |h: &mut Heroes, id: u32| {
+        h.sides[0].hand.push(Held { id, card: arc_lash });
+        let target = Some("hero:1".into());
+        h.act(
+            0,
+            super::play::Action::Play {
+                card: id,
+                target,
+                spend: 0,
+            },
+        )
+        .expect("Arc Lash at Ben's hero");
+        h.log.last().cloned().unwrap_or_default()
+    };
+    h.sides[0].hero.mana = 5;
+    h.sides[0].spells_this_turn = 1;
+    assert_eq!(
+        cast(&mut h, 900),
+        "Ana plays Arc Lash (2 mana) at Ben's hero. Ben's hero: 4 damage (20 to 16)."
+    );
+    // A hit the defender may answer waits, and its answer says what the hit did.
+    h.sides[1].hero.mana = 3;
+    assert_eq!(
+        cast(&mut h, 901),
+        "The hit of 4 on Ben's hero waits: Ben may use the Defensive Ability."
+    );
+    h.act(1, super::play::Action::Defend { source: None })
+        .expect("no answer");
+    assert_eq!(
+        h.log.last().map(String::as_str),
+        Some(
+            "Ben does not use the Defensive Ability: the hit of 4 lands. Ben's hero: 4 damage \
+             (16 to 12)."
+        )
+    );
 }

@@ -215,10 +215,10 @@ impl Heroes {
                 Phase::Incoming => "incoming",
                 Phase::Over => "over",
             },
-            result: self
-                .finish
-                .as_ref()
-                .map(|(winners, summary)| ResultView { summary, winners }),
+            result: self.finish.as_ref().map(|outcome| ResultView {
+                summary: &outcome.summary,
+                winners: &outcome.winners,
+            }),
             rolls: self.rolls,
             round: self.round,
             sides: [side_view(0), side_view(1)],

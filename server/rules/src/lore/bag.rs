@@ -7,7 +7,8 @@
 use battle_protocol::Seat;
 
 use super::cards::{Ability, Card, Effect, When, Whom};
-use super::state::{player, Lore, Modifier, Until};
+use super::state::{Lore, Modifier, Until};
+use crate::words;
 
 /// A triggered ability waiting in the bag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,65 +81,77 @@ impl Lore {
             return;
         };
         let pending = self.bag.remove(i);
+        let did = self.effect(pending.owner, pending.ability.effect, target);
         self.log.push(format!(
-            "{} resolves {}: {}",
-            player(pending.owner),
-            pending.card.name,
-            pending.ability.text
+            "{} resolves {}'s ability: {did}.",
+            self.player(pending.owner),
+            pending.card.name
         ));
-        self.effect(pending.owner, pending.ability.effect, target);
         self.check();
     }
 
-    /// `controller`'s `effect` happens, on `target` if it chooses a character.
-    pub(super) fn effect(&mut self, controller: Seat, effect: Effect, target: Option<u32>) {
-        let name = |game: &Lore| {
-            target
-                .and_then(|id| game.in_play(id))
-                .map_or("nothing", |c| c.card.name)
-        };
-        let line = match effect {
+    /// `controller`'s `effect` happens, on `target` if it chooses a character; what it did,
+    /// in words ("Ben's Tide Caller takes 2 damage (3 to 1)").
+    pub(super) fn effect(
+        &mut self,
+        controller: Seat,
+        effect: Effect,
+        target: Option<u32>,
+    ) -> String {
+        let chosen = target.and_then(|id| self.in_play(id));
+        let name = chosen.map_or_else(|| "no character".to_owned(), |c| self.called(c));
+        let left = chosen.map_or(0, |c| c.health_left());
+        let strength = chosen.map_or(0, |c| c.strength());
+        let willpower = chosen.and_then(|c| c.willpower()).unwrap_or(0);
+        match effect {
             Effect::GainLore(n) => {
+                let before = self.sides[controller].lore;
                 self.sides[controller].lore += n;
                 format!(
-                    "{} gains {n} lore ({} lore).",
-                    player(controller),
-                    self.sides[controller].lore
+                    "{} for {}",
+                    words::gain(i64::from(before), i64::from(before + n), "lore"),
+                    self.player(controller)
                 )
             }
             Effect::OpponentLosesLore(n) => {
                 let side = &mut self.sides[1 - controller];
+                let before = side.lore;
                 side.lore = side.lore.saturating_sub(n);
+                let after = side.lore;
                 format!(
-                    "{} loses {n} lore ({} lore).",
-                    player(1 - controller),
-                    side.lore
+                    "{} for {}",
+                    words::gain(i64::from(before), i64::from(after), "lore"),
+                    self.player(1 - controller)
                 )
             }
             Effect::Draw(n) => {
                 self.draw(controller, n as usize);
                 format!(
-                    "{} draws {n} card{}.",
-                    player(controller),
-                    if n == 1 { "" } else { "s" }
+                    "{} draws {}",
+                    self.player(controller),
+                    words::count(n, "card")
                 )
             }
             Effect::Damage(n, _) => {
-                let line = format!("{n} damage to {}.", name(self));
                 if let Some(card) = target.and_then(|id| self.in_play_mut(id)) {
                     card.damage += n;
+                    format!(
+                        "{name} takes {}",
+                        words::damage(n, left, left.saturating_sub(n))
+                    )
+                } else {
+                    format!("{n} damage to {name}")
                 }
-                line
             }
-            Effect::Heal(n, _) => {
-                let line = format!("Up to {n} damage removed from {}.", name(self));
-                if let Some(card) = target.and_then(|id| self.in_play_mut(id)) {
-                    card.damage = card.damage.saturating_sub(n);
+            Effect::Heal(n, _) => match target.and_then(|id| self.in_play_mut(id)) {
+                Some(card) => {
+                    let removed = n.min(card.damage);
+                    card.damage -= removed;
+                    format!("{name} {}", words::heal(removed, left, left + removed))
                 }
-                line
-            }
+                None => format!("up to {n} damage removed from {name}"),
+            },
             Effect::Strength(n, _) => {
-                let line = format!("{} gets +{n} strength this turn.", name(self));
                 if let Some(card) = target.and_then(|id| self.in_play_mut(id)) {
                     card.mods.push(Modifier {
                         strength: n,
@@ -146,14 +159,12 @@ impl Lore {
                         until: Until::ThisTurn,
                     });
                 }
-                line
+                format!(
+                    "{name}: {} this turn",
+                    words::gain(i64::from(strength), i64::from(strength + n), "strength")
+                )
             }
             Effect::Willpower(n, _) => {
-                let line = format!(
-                    "{} gets +{n} willpower until the start of {}'s next turn.",
-                    name(self),
-                    player(controller)
-                );
                 if let Some(card) = target.and_then(|id| self.in_play_mut(id)) {
                     card.mods.push(Modifier {
                         strength: 0,
@@ -161,16 +172,18 @@ impl Lore {
                         until: Until::StartOfTurn(controller),
                     });
                 }
-                line
+                format!(
+                    "{name}: {} until the start of {}'s next turn",
+                    words::gain(i64::from(willpower), i64::from(willpower + n), "willpower"),
+                    self.player(controller)
+                )
             }
             Effect::Exert(_) => {
-                let line = format!("{} is exerted.", name(self));
                 if let Some(card) = target.and_then(|id| self.in_play_mut(id)) {
                     card.exerted = true;
                 }
-                line
+                format!("{name} is exerted")
             }
-        };
-        self.log.push(line);
+        }
     }
 }

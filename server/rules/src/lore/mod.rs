@@ -42,6 +42,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::LoreError;
 use moves::Action;
 use options::{Options, Setup};
@@ -87,7 +88,7 @@ impl Game for Lore {
         setup.cards(seat).map(drop)
     }
 
-    fn start(_options: Options, seed: u64, setups: Vec<Setup>) -> Lore {
+    fn start(_options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Lore {
         // Every setup passed `check_setup`; a missing one plays the seat's default deck.
         let deck = |seat: usize| {
             setups
@@ -95,7 +96,7 @@ impl Game for Lore {
                 .and_then(|s| s.cards(seat).ok())
                 .unwrap_or_else(|| decks::READY_DECKS[seat].list())
         };
-        Lore::new([deck(0), deck(1)], seed)
+        Lore::new([deck(0), deck(1)], seed, names)
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -144,10 +145,6 @@ impl Game for Lore {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let (winners, summary) = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: winners.clone(),
-            summary: summary.clone(),
-        })
+        self.finish.clone()
     }
 }

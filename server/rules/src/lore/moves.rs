@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::{Kind, When};
 use super::error::LoreError;
-use super::state::{player, Held, InPlay, Lore, Phase, WIN_LORE};
+use super::state::{Held, InPlay, Lore, Phase};
+use crate::words;
 
 /// One decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,16 +168,17 @@ impl Lore {
         if !held.card.inkable {
             return Err(LoreError::NotInkable(held.card.name));
         }
+        let who = self.player(seat);
         let side = &mut self.sides[seat];
         side.hand.remove(i);
         side.inkwell.push(held);
         side.ink_ready += 1;
         side.inked = true;
+        let ink = side.inkwell.len() as i64;
         self.log.push(format!(
-            "{} reveals {} and puts it into the inkwell ({} ink).",
-            player(seat),
+            "{who} reveals {} and puts it into the inkwell facedown: {}.",
             held.card.name,
-            side.inkwell.len()
+            words::gain(ink - 1, ink, "ink")
         ));
         Ok(())
     }
@@ -210,18 +212,20 @@ impl Lore {
         let side = &mut self.sides[seat];
         side.hand.remove(i);
         side.ink_ready -= card.cost;
-        self.log.push(format!(
-            "{} plays {} ({} ink).",
-            player(seat),
+        let mut line = format!(
+            "{} plays {} ({} ink)",
+            self.player(seat),
             card.name,
             card.cost
-        ));
+        );
         match card.kind {
             Kind::Action(effects) => {
+                let mut did = Vec::new();
                 for &effect in effects {
                     let aim = effect.chooses().and(target);
-                    self.effect(seat, effect, aim);
+                    did.push(self.effect(seat, effect, aim));
                 }
+                self.log.push(format!("{line}: {}.", did.join("; ")));
                 self.sides[seat].discard.push(held);
             }
             Kind::Character { .. } | Kind::Item | Kind::Location { .. } => {
@@ -231,6 +235,19 @@ impl Lore {
                     .filter(|c| c.owner == seat)
                     .map(|c| (c.id, c.card))
                     .collect();
+                if let Kind::Character {
+                    strength,
+                    willpower,
+                    lore,
+                } = card.kind
+                {
+                    line.push_str(&format!(
+                        ": {strength} strength, {willpower} willpower, {lore} lore; drying \
+                         until {}'s next turn",
+                        self.player(seat)
+                    ));
+                }
+                self.log.push(format!("{line}."));
                 self.play.push(InPlay {
                     id,
                     card,
@@ -270,17 +287,16 @@ impl Lore {
     /// triggers go into the bag. 20 lore wins at the game state check that follows.
     fn quest(&mut self, seat: Seat, id: u32) -> Result<(), LoreError> {
         let card = self.ready_character(seat, id)?;
-        let (lore, source) = (card.lore(), card.card);
+        let (lore, source, who) = (card.lore(), card.card, self.called(card));
         if let Some(c) = self.in_play_mut(id) {
             c.exerted = true;
         }
-        let side = &mut self.sides[seat];
-        side.lore += lore;
+        let before = self.sides[seat].lore;
+        self.sides[seat].lore += lore;
         self.log.push(format!(
-            "{}'s {} quests for {lore} lore ({} of {WIN_LORE}).",
-            player(seat),
-            source.name,
-            side.lore
+            "{who} quests: {} for {}.",
+            words::gain(i64::from(before), i64::from(before + lore), "lore"),
+            self.player(seat)
         ));
         self.trigger(seat, id, source, When::Quests);
         Ok(())
@@ -299,12 +315,19 @@ impl Lore {
             })
             .ok_or(LoreError::NotChallengeable(target))?;
         let (dealt, taken) = (attacker.strength(), defender.strength());
-        self.log.push(format!(
-            "{}'s {} challenges {}: {dealt} damage to it, {taken} back.",
-            player(seat),
-            attacker.card.name,
-            defender.card.name
-        ));
+        let (them, us) = (self.called(defender), self.called(attacker));
+        let (their_left, our_left) = (defender.health_left(), attacker.health_left());
+        let mut line = format!(
+            "{us} ({dealt} strength) challenges {them} ({taken} strength): {them} takes {}",
+            words::damage(dealt, their_left, their_left.saturating_sub(dealt))
+        );
+        if taken > 0 {
+            line.push_str(&format!(
+                ", {us} takes {}",
+                words::damage(taken, our_left, our_left.saturating_sub(taken))
+            ));
+        }
+        self.log.push(format!("{line}."));
         if let Some(c) = self.in_play_mut(challenger) {
             c.exerted = true;
             c.damage += taken;

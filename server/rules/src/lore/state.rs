@@ -10,6 +10,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ruleset::{Outcome, OutcomeReason};
+use crate::words::{self, Names};
+
 use super::bag::Pending;
 use super::cards::{Card, Kind, When};
 
@@ -90,6 +93,11 @@ impl InPlay {
         Some(base + self.mods.iter().map(|m| m.willpower).sum::<u32>())
     }
 
+    /// Willpower it has left before it is banished (0 for what has no willpower).
+    pub fn health_left(&self) -> u32 {
+        self.willpower().unwrap_or(0).saturating_sub(self.damage)
+    }
+
     /// The lore it gains by questing (a character) or each Set step (a location).
     pub fn lore(&self) -> u32 {
         match self.card.kind {
@@ -160,27 +168,26 @@ pub struct Lore {
     pub(super) rng: ChaCha8Rng,
     pub(super) next_id: u32,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<(Vec<Seat>, String)>,
-}
-
-/// "Player 1", "Player 2".
-pub fn player(seat: Seat) -> String {
-    format!("Player {}", seat + 1)
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    pub(super) finish: Option<Outcome>,
+    /// How the log names the seats.
+    pub(super) names: Names,
 }
 
 impl Lore {
+    /// What the log calls `seat`: its name.
+    pub(super) fn player(&self, seat: Seat) -> String {
+        self.names.of(seat)
+    }
+
+    /// What the log calls a card in play: "Ana's Ember Knight".
+    pub(super) fn called(&self, card: &InPlay) -> String {
+        words::owned(&self.names.of(card.owner), card.card.name)
+    }
+
     /// A new game with these decks (in list order): each shuffled with the battle's seeded
     /// generator, the starting player chosen at random and announced, 7 cards each, lore at
     /// 0; the starting player alters its hand first.
-    pub fn new(decks: [Vec<&'static Card>; 2], seed: u64) -> Lore {
+    pub fn new(decks: [Vec<&'static Card>; 2], seed: u64, names: Names) -> Lore {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut next_id = 1;
         let sides = decks.map(|cards| {
@@ -218,10 +225,13 @@ impl Lore {
             rng,
             next_id,
             log: vec![format!(
-                "{} is chosen at random to go first. Each player draws {OPENING_HAND} cards.",
-                player(first)
+                "{} is chosen at random to go first. {} and {} draw {OPENING_HAND} cards each.",
+                names.of(first),
+                names.of(0),
+                names.of(1)
             )],
             finish: None,
+            names,
         };
         for seat in [first, 1 - first] {
             game.draw(seat, OPENING_HAND);
@@ -270,12 +280,12 @@ impl Lore {
             self.sides[seat].deck.shuffle(&mut self.rng);
         }
         self.log.push(if back.is_empty() {
-            format!("{} keeps the opening hand.", player(seat))
+            format!("{} keeps the opening hand.", self.player(seat))
         } else {
             format!(
                 "{} puts {} on the bottom of the deck, draws as many and shuffles.",
-                player(seat),
-                plural(back.len(), "card")
+                self.player(seat),
+                words::count(back.len() as u32, "card")
             )
         });
         if self.sides.iter().all(|s| s.mulliganed) {
@@ -305,8 +315,13 @@ impl Lore {
         let side = &mut self.sides[seat];
         side.turns += 1;
         side.inked = false;
-        self.log
-            .push(format!("Turn {}: {}'s turn.", self.turn, player(seat)));
+        let ink = self.sides[seat].inkwell.len();
+        self.log.push(format!(
+            "Turn {}: {}'s turn; {} ink ready.",
+            self.turn,
+            self.player(seat),
+            ink
+        ));
         // Ready step.
         self.sides[seat].ink_ready = self.sides[seat].inkwell.len() as u32;
         for card in self.play.iter_mut() {
@@ -328,11 +343,13 @@ impl Lore {
             }
         }
         if gained > 0 {
+            let before = self.sides[seat].lore;
             self.sides[seat].lore += gained;
             self.log.push(format!(
-                "{} gains {gained} lore from locations ({} lore).",
-                player(seat),
-                self.sides[seat].lore
+                "{}'s locations: {} for {}.",
+                self.player(seat),
+                words::gain(i64::from(before), i64::from(before + gained), "lore"),
+                self.player(seat)
             ));
         }
         let sources: Vec<(u32, &'static Card)> = self
@@ -358,7 +375,8 @@ impl Lore {
     /// Pass turn: the End of Turn phase begins; end-of-turn triggers go into the bag.
     pub(super) fn end_turn(&mut self) {
         let seat = self.active;
-        self.log.push(format!("{} passes the turn.", player(seat)));
+        self.log
+            .push(format!("{} passes the turn.", self.player(seat)));
         self.phase = Phase::End;
         let sources: Vec<(u32, &'static Card)> = self
             .play
@@ -422,26 +440,48 @@ impl Lore {
         let won = [0, 1].map(|s| self.sides[s].lore >= WIN_LORE);
         let lost = [0, 1].map(|s| self.sides[s].drew_from_empty);
         let end = match (won, lost) {
-            ([true, true], _) | ([false, false], [true, true]) => Some((
+            ([true, true], _) => Some(Outcome::new(
                 Vec::new(),
-                "Both players end the game at once: a draw.".to_string(),
+                OutcomeReason::Score,
+                "Both players end the game at once: a draw.",
             )),
-            ([true, false], _) => Some((vec![0], format!("Player 1 wins with {WIN_LORE} lore."))),
-            ([false, true], _) => Some((vec![1], format!("Player 2 wins with {WIN_LORE} lore."))),
-            (_, [true, false]) => Some((
-                vec![1],
-                "Player 2 wins: Player 1 had to draw from an empty deck.".to_string(),
+            ([false, false], [true, true]) => Some(Outcome::new(
+                Vec::new(),
+                OutcomeReason::Limit,
+                "Both players end the game at once: a draw.",
             )),
-            (_, [false, true]) => Some((
-                vec![0],
-                "Player 1 wins: Player 2 had to draw from an empty deck.".to_string(),
-            )),
+            ([true, false], _) | ([false, true], _) => {
+                let w = usize::from(won[1]);
+                Some(Outcome::new(
+                    vec![w],
+                    OutcomeReason::Score,
+                    format!(
+                        "{} wins with {} lore to {}'s {}.",
+                        self.player(w),
+                        self.sides[w].lore,
+                        self.player(1 - w),
+                        self.sides[1 - w].lore
+                    ),
+                ))
+            }
+            (_, [true, false]) | (_, [false, true]) => {
+                let w = usize::from(lost[0]);
+                Some(Outcome::new(
+                    vec![w],
+                    OutcomeReason::Limit,
+                    format!(
+                        "{} wins: {} had to draw from an empty deck.",
+                        self.player(w),
+                        self.player(1 - w)
+                    ),
+                ))
+            }
             ([false, false], [false, false]) => None,
         };
-        if let Some((winners, summary)) = end {
-            self.log.push(summary.clone());
+        if let Some(outcome) = end {
+            self.log.push(outcome.summary.clone());
             self.phase = Phase::Over;
-            self.finish = Some((winners, summary));
+            self.finish = Some(outcome);
         }
     }
 
@@ -458,9 +498,10 @@ impl Lore {
             };
             let gone = self.play.remove(i);
             self.log.push(format!(
-                "{}'s {} is banished.",
-                player(gone.owner),
-                gone.card.name
+                "{} is banished ({} damage, {} willpower).",
+                self.called(&gone),
+                gone.damage,
+                gone.willpower().unwrap_or(0)
             ));
             self.sides[gone.owner].discard.push(Held {
                 id: gone.id,

@@ -11,7 +11,11 @@ use super::state::{Held, InPlay, Lore, Phase};
 /// A game with the ready decks, seat 0 going first, both hands kept: seat 0's first Main
 /// phase (turn 1, no draw).
 pub fn game(seed: u64) -> Lore {
-    let mut g = Lore::new([READY_DECKS[0].list(), READY_DECKS[1].list()], seed);
+    let mut g = Lore::new(
+        [READY_DECKS[0].list(), READY_DECKS[1].list()],
+        seed,
+        crate::Names::defaults(2),
+    );
     g.first = 0;
     g.active = 0;
     g.act(0, Action::Mulligan { cards: vec![] })

@@ -251,5 +251,5 @@ fn bag_a_game_state_check_follows_each_resolution() {
     .expect("20 lore");
     assert_eq!(g.phase, Phase::Over, "the check ends the game at once");
     assert!(g.awaited().is_empty() && g.legal_for(0).is_empty());
-    assert_eq!(g.finish.as_ref().map(|f| f.0.clone()), Some(vec![0]));
+    assert_eq!(g.finish.as_ref().map(|f| f.winners.clone()), Some(vec![0]));
 }

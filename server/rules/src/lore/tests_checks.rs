@@ -7,7 +7,7 @@ use super::state::Phase;
 use super::testkit::{bare, give, ink, put};
 
 fn winners(g: &super::Lore) -> Option<Vec<usize>> {
-    g.finish.as_ref().map(|(w, _)| w.clone())
+    g.finish.as_ref().map(|f| f.winners.clone())
 }
 
 #[test]

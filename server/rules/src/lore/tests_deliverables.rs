@@ -71,7 +71,16 @@ fn deliverable_questing_to_20_lore_wins() {
     }
     assert_eq!(turns, 7, "3 lore a turn: 21 on the 7th quest");
     assert_eq!(g.sides[0].lore, 21);
-    assert_eq!(g.finish.as_ref().map(|f| f.0.clone()), Some(vec![0]));
+    assert_eq!(g.finish.as_ref().map(|f| f.winners.clone()), Some(vec![0]));
+    let finish = g.finish.as_ref().expect("over");
+    assert_eq!(finish.reason, crate::OutcomeReason::Score);
+    assert_eq!(
+        finish.summary,
+        format!(
+            "Player 1 wins with 21 lore to Player 2's {}.",
+            g.sides[1].lore
+        )
+    );
 }
 
 #[test]
@@ -124,7 +133,13 @@ fn deliverable_deck_out_loss() {
         Phase::Over,
         "seat 0 had to draw from an empty deck"
     );
-    assert_eq!(g.finish.as_ref().map(|f| f.0.clone()), Some(vec![1]));
+    assert_eq!(g.finish.as_ref().map(|f| f.winners.clone()), Some(vec![1]));
+    let finish = g.finish.as_ref().expect("over");
+    assert_eq!(finish.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        finish.summary,
+        "Player 2 wins: Player 1 had to draw from an empty deck."
+    );
 }
 
 #[test]
@@ -212,11 +227,11 @@ fn bots_play_whole_games_to_the_end_and_both_decks_win() {
     for seed in 0..40 {
         let (g, _) = bot_game(seed);
         let state = g.game().expect("started");
-        let (winners, summary) = state.finish.clone().expect("over");
-        if let [w] = winners[..] {
+        let outcome = state.finish.clone().expect("over");
+        if let [w] = outcome.winners[..] {
             wins[w] += 1;
         }
-        by_lore += usize::from(summary.contains("lore"));
+        by_lore += usize::from(outcome.reason == crate::OutcomeReason::Score);
         assert!(state.turn > 6, "seed {seed}: a real game");
     }
     assert!(wins[0] > 0 && wins[1] > 0, "either deck wins: {wins:?}");

@@ -273,6 +273,15 @@ fn challenge_deals_strength_damage_both_ways_at_once_and_banishes() {
     assert_eq!(card(&g, warden).damage, 3);
     assert_eq!(card(&g, duelist).damage, 2);
     assert!(card(&g, duelist).exerted, "the challenger exerts");
+    assert_eq!(
+        g.log.last().map(String::as_str),
+        Some(
+            "Player 1's Ember Duelist (3 strength) challenges Player 2's Stonebridge Warden (2 \
+             strength): Player 2's Stonebridge Warden takes 3 damage (5 to 2), Player 1's Ember \
+             Duelist takes 2 damage (3 to 1)."
+        ),
+        "who did what to whom, and each one's willpower left before and after"
+    );
     let sprite = put(&mut g, 0, "lantern_sprite"); // 1/2
     g.act(
         0,

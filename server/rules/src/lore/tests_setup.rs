@@ -14,7 +14,11 @@ use crate::typed::Typed;
 use crate::view::Viewer;
 
 fn fresh(seed: u64) -> Lore {
-    Lore::new([READY_DECKS[0].list(), READY_DECKS[1].list()], seed)
+    Lore::new(
+        [READY_DECKS[0].list(), READY_DECKS[1].list()],
+        seed,
+        crate::Names::defaults(2),
+    )
 }
 
 fn order(g: &Lore, seat: usize) -> Vec<u32> {

@@ -221,10 +221,10 @@ impl Lore {
                 Phase::End => "end",
                 Phase::Over => "over",
             },
-            result: self
-                .finish
-                .as_ref()
-                .map(|(winners, summary)| ResultView { summary, winners }),
+            result: self.finish.as_ref().map(|outcome| ResultView {
+                summary: &outcome.summary,
+                winners: &outcome.winners,
+            }),
             sides: [side_view(0), side_view(1)],
             turn: self.turn,
             win_lore: WIN_LORE,

@@ -8,6 +8,7 @@ use super::enemies::{EnemyKind, Fallback, Skill, BASIC_ATTACK, WAIT};
 use super::speed::Side;
 use super::state::{effects_note, Roguelite, Stage};
 use super::status::Kind;
+use crate::words;
 
 /// Spec 2.2: floor(actEnergy x addEnergy), addEnergy in percent.
 pub fn enemy_energy(act_energy: u32, add_energy_pct: u32) -> u32 {
@@ -73,6 +74,7 @@ impl Roguelite {
 
     /// Spec 4.3 step 1, and the phase's energy.
     fn enemy_phase_start(&mut self) {
+        let guard = self.enemy.guard;
         let (ended, healed, shield) = self.enemy.phase_start();
         self.enemy_energy = enemy_energy(self.foe.energy, self.add_energy);
         self.add_energy = 100;
@@ -80,7 +82,7 @@ impl Roguelite {
             "{}'s phase begins with {} energy{}",
             self.foe.name,
             self.enemy_energy,
-            effects_note(&ended, healed, shield)
+            effects_note(&self.enemy, guard, &ended, healed, shield)
         ));
         self.stage = if self.enemy_energy > 0 {
             Stage::EnemyAct
@@ -110,8 +112,13 @@ impl Roguelite {
             line.push_str(&what);
         }
         if self.enemy.statuses.has(Kind::Bleed) && !self.enemy.down() {
+            let before = self.enemy.hp;
             let lost = self.enemy.lose_hp(self.enemy.bleed_amount());
-            line.push_str(&format!("; it bleeds {lost} HP"));
+            line.push_str(&format!(
+                "; {} bleeds: {}",
+                self.foe.name,
+                words::damage(lost, before, self.enemy.hp)
+            ));
         }
         line.push('.');
         self.log.push(line);
@@ -128,10 +135,12 @@ impl Roguelite {
     fn enemy_phase_end(&mut self) {
         let rot = self.enemy.rot_amount();
         if rot > 0 {
+            let before = self.enemy.hp;
             let lost = self.enemy.lose_hp(rot);
             self.log.push(format!(
-                "{}'s phase ends; Poison and Curse take {lost} HP.",
-                self.foe.name
+                "{}'s phase ends; Poison and Curse: {}.",
+                self.foe.name,
+                words::damage(lost, before, self.enemy.hp)
             ));
         } else {
             self.log.push(format!("{}'s phase ends.", self.foe.name));

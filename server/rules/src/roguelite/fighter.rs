@@ -8,7 +8,7 @@ use super::status::{Kind, Statuses};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fighter {
     /// Shown in sentences.
-    pub name: &'static str,
+    pub name: String,
     /// Health; death at 0.
     pub hp: u32,
     /// Most HP.
@@ -33,9 +33,15 @@ pub struct Fighter {
 
 impl Fighter {
     /// A fighter at full HP and AP.
-    pub fn new(name: &'static str, hp: u32, ap: u32, def_pct: u32, base_speed: u32) -> Fighter {
+    pub fn new(
+        name: impl Into<String>,
+        hp: u32,
+        ap: u32,
+        def_pct: u32,
+        base_speed: u32,
+    ) -> Fighter {
         Fighter {
-            name,
+            name: name.into(),
             hp,
             max_hp: hp,
             ap,

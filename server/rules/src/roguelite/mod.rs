@@ -53,6 +53,7 @@ use crate::legal::Legal;
 use crate::prompt::Prompt;
 use crate::ruleset::Outcome;
 use crate::view::Viewer;
+use crate::words::Names;
 use error::RogueliteError;
 use options::{Options, Setup};
 use play::Action;
@@ -100,8 +101,8 @@ impl Game for Roguelite {
         1
     }
 
-    fn start(options: Options, seed: u64, _setups: Vec<Setup>) -> Roguelite {
-        Roguelite::new(options.tick_ms, seed)
+    fn start(options: Options, seed: u64, _setups: Vec<Setup>, names: Names) -> Roguelite {
+        Roguelite::new(options.tick_ms, seed, &names.of(0))
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -134,9 +135,9 @@ impl Game for Roguelite {
                 Prompt::new(
                     "turn",
                     format!(
-                        "Your phase {} of at most {TURN_LIMIT} ({} in a row): play cards with \
-                         your energy, then end your turn.",
-                        self.player_phases, mine
+                        "Your phase {} of at most {TURN_LIMIT} in this battle ({} in a row), {} \
+                         energy left: play cards, then end your turn.",
+                        self.player_phases, mine, self.energy
                     ),
                 )
             }
@@ -187,10 +188,6 @@ impl Game for Roguelite {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let finish = self.finish.as_ref()?;
-        Some(Outcome {
-            winners: finish.winners.clone(),
-            summary: finish.summary.clone(),
-        })
+        self.finish.clone()
     }
 }

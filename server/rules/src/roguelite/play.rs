@@ -10,6 +10,7 @@ use super::speed::Side;
 use super::state::{Roguelite, Stage};
 use super::status::Kind;
 use crate::legal::Legal;
+use crate::words;
 
 /// One decision of the player's seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,10 +137,19 @@ impl Roguelite {
             self.played_attack = true;
         }
         let what = self.resolve(Side::Player, c.effects);
-        let mut line = format!("You play {}: {what}", c.name);
+        let mut line = format!("{} plays {} ({} energy)", self.me, c.name, c.cost);
+        if !what.is_empty() {
+            line.push_str(": ");
+            line.push_str(&what);
+        }
         if self.player.statuses.has(Kind::Bleed) && !self.player.down() {
+            let before = self.player.hp;
             let lost = self.player.lose_hp(self.player.bleed_amount());
-            line.push_str(&format!("; you bleed {lost} HP"));
+            line.push_str(&format!(
+                "; {} bleeds: {}",
+                self.me,
+                words::damage(lost, before, self.player.hp)
+            ));
         }
         line.push('.');
         self.log.push(line);

@@ -6,6 +6,8 @@ use super::effect::Effect;
 use super::fighter::Fighter;
 use super::speed::Side;
 use super::state::Roguelite;
+use super::status::Kind;
+use crate::words;
 
 impl Roguelite {
     /// The user's fighter and its opponent.
@@ -17,7 +19,9 @@ impl Roguelite {
     }
 
     /// Resolve `effects` used by `side`; stops once either fighter is down. Returns what
-    /// happened, in words ("9 damage (critical): 4 Guard, 5 HP; Weak on the Cellar Rat").
+    /// happened, in words, who to whom and each count from what to what ("Cellar Rat takes
+    /// 9 damage: 4 to Guard (4 to 0), 5 to HP (30 to 25); Cellar Rat gains 1 Weak for 2
+    /// turns (0 to 1 stacks)").
     pub(super) fn resolve(&mut self, side: Side, effects: &[Effect]) -> String {
         let mut parts: Vec<String> = Vec::new();
         let atk = self.foe.atk;
@@ -55,25 +59,33 @@ impl Roguelite {
                             Side::Player => (&mut self.player, &mut self.enemy),
                             Side::Enemy => (&mut self.enemy, &mut self.player),
                         };
-                        let target = foe.name;
                         let strike = damage::strike(me, foe, blow, &mut self.rng);
-                        parts.push(describe(&strike, target));
+                        parts.push(describe(&strike, foe, me));
                     }
                 }
                 Effect::Guard(n) => {
                     let (me, _) = self.pair(side);
                     me.guard += n;
-                    parts.push(format!("+{n} Guard"));
+                    let change = words::gain(i64::from(me.guard - n), i64::from(me.guard), "Guard");
+                    parts.push(format!("{}: {change}", me.name));
                 }
                 Effect::Repair(n) => {
                     let (me, _) = self.pair(side);
                     let done = me.repair(n);
-                    parts.push(format!("{done} AP repaired"));
+                    parts.push(format!(
+                        "{} repairs {done} AP {}",
+                        me.name,
+                        words::span(me.ap - done, me.ap)
+                    ));
                 }
                 Effect::Heal(n) => {
                     let (me, _) = self.pair(side);
                     let done = me.heal(n);
-                    parts.push(format!("{done} HP healed"));
+                    parts.push(format!(
+                        "{} {}",
+                        me.name,
+                        words::heal(done, me.hp - done, me.hp)
+                    ));
                 }
                 Effect::Inflict {
                     status,
@@ -81,12 +93,7 @@ impl Roguelite {
                     turns,
                 } => {
                     let (_, foe) = self.pair(side);
-                    foe.statuses.gain(status, stacks, turns);
-                    parts.push(format!(
-                        "{stacks} {} on {} for {turns} turns",
-                        status.name(),
-                        foe.name
-                    ));
+                    parts.push(gains(foe, status, stacks, turns));
                 }
                 Effect::Gain {
                     status,
@@ -94,16 +101,14 @@ impl Roguelite {
                     turns,
                 } => {
                     let (me, _) = self.pair(side);
-                    me.statuses.gain(status, stacks, turns);
-                    parts.push(format!(
-                        "gains {stacks} {} for {turns} turns",
-                        status.name()
-                    ));
+                    parts.push(gains(me, status, stacks, turns));
                 }
                 Effect::AddEnergy(pct) => {
                     self.add_energy = pct;
+                    let (me, _) = self.pair(side);
                     parts.push(format!(
-                        "next phase's energy x{}.{:02}",
+                        "{}'s next phase has its energy x{}.{:02}",
+                        me.name,
                         pct / 100,
                         pct % 100
                     ));
@@ -114,37 +119,79 @@ impl Roguelite {
     }
 }
 
-/// "9 damage to the Cellar Rat (critical): 4 to Guard, 5 to HP, 3 bypassing Guard; 4 HP
-/// stolen; 3 thorns back".
-fn describe(s: &Strike, target: &str) -> String {
-    let mut out = format!("{} damage to {target}", s.damage);
+/// `who` gains `stacks` of `status` for `turns`, in words: "Cellar Rat gains 2 Weak for 3
+/// turns (0 to 2 stacks)".
+fn gains(who: &mut Fighter, status: Kind, stacks: u32, turns: u32) -> String {
+    let before = who.statuses.stacks(status);
+    who.statuses.gain(status, stacks, turns);
+    let after = who.statuses.stacks(status);
+    let lasting = if status.lasts() {
+        format!(" for {}", words::count(turns, "turn"))
+    } else {
+        String::new()
+    };
+    format!(
+        "{} gains {stacks} {}{lasting} {}",
+        who.name,
+        status.name(),
+        words::span(format!("{before}"), format!("{after} stacks"))
+    )
+}
+
+/// Where an amount taken by `f` went, each pool from what it held to what it holds now:
+/// "4 to Guard (4 to 0), 5 to HP (50 to 45)".
+fn pools(a: &damage::Allocation, f: &Fighter) -> String {
+    let mut to = Vec::new();
+    if a.guard > 0 {
+        to.push(format!(
+            "{} to Guard {}",
+            a.guard,
+            words::span(f.guard + a.guard, f.guard)
+        ));
+    }
+    if a.ap > 0 {
+        to.push(format!("{} to AP {}", a.ap, words::span(f.ap + a.ap, f.ap)));
+    }
+    if a.hp > 0 {
+        let mut hp = format!("{} to HP {}", a.hp, words::span(f.hp + a.hp, f.hp));
+        if a.bypassed > 0 {
+            hp.push_str(&format!(", {} of it past Guard (Armor Break)", a.bypassed));
+        }
+        to.push(hp);
+    }
+    to.join(", ")
+}
+
+/// One hit, after it landed on `target` from `attacker`: "Cellar Rat takes 9 damage
+/// (critical): 4 to Guard (4 to 0), 5 to HP (30 to 25); Ana steals 2 HP (40 to 42); thorns:
+/// Ana takes 3 back: 3 to HP (42 to 39)".
+fn describe(s: &Strike, target: &Fighter, attacker: &Fighter) -> String {
+    let mut out = format!("{} takes {} damage", target.name, s.damage);
     if s.critical {
         out.push_str(" (critical)");
     }
-    let a = s.allocation;
-    let mut to = Vec::new();
-    if a.guard > 0 {
-        to.push(format!("{} to Guard", a.guard));
-    }
-    if a.ap > 0 {
-        to.push(format!("{} to AP", a.ap));
-    }
-    if a.hp > 0 {
-        to.push(format!("{} to HP", a.hp));
-    }
-    if a.bypassed > 0 {
-        to.push(format!("{} past Guard (Armor Break)", a.bypassed));
-    }
-    if !to.is_empty() {
+    let went = pools(&s.allocation, target);
+    if !went.is_empty() {
         out.push_str(": ");
-        out.push_str(&to.join(", "));
-    }
-    if s.stolen > 0 {
-        out.push_str(&format!("; {} HP stolen", s.stolen));
+        out.push_str(&went);
     }
     let t = s.thorns;
+    if s.stolen > 0 {
+        let after = attacker.hp + t.hp;
+        out.push_str(&format!(
+            "; {} steals {} HP {}",
+            attacker.name,
+            s.stolen,
+            words::span(after - s.stolen, after)
+        ));
+    }
     if t.guard + t.ap + t.hp > 0 {
-        out.push_str(&format!("; thorns deal {} back", t.guard + t.ap + t.hp));
+        out.push_str(&format!(
+            "; thorns: {} takes {} back: {}",
+            attacker.name,
+            t.guard + t.ap + t.hp,
+            pools(&t, attacker)
+        ));
     }
     out
 }

@@ -8,6 +8,7 @@ use super::cards::{reward_pool, Card};
 use super::enemies::{BATTLES_PER_DEPTH, DEPTHS};
 use super::equipment::{Armor, Item, ARMORS, DEPTH_REST_HP, ITEMS};
 use super::state::{Roguelite, Stage};
+use crate::words;
 
 /// Cards in an offer.
 pub const OFFERED_CARDS: usize = 2;
@@ -81,8 +82,11 @@ impl Roguelite {
         gear.extend(ARMORS.get(worn + 1).map(Reward::Armor));
         offer.extend(gear.choose(&mut self.rng).copied());
         let names: Vec<&str> = offer.iter().map(Reward::name).collect();
-        self.log
-            .push(format!("Choose a reward or skip: {}.", names.join(", ")));
+        self.log.push(format!(
+            "{} is offered {}: one of them, or none.",
+            self.me,
+            words::and_list(&names)
+        ));
         self.offer = offer;
         self.stage = Stage::Reward;
     }
@@ -94,27 +98,45 @@ impl Roguelite {
             Reward::Card(card) => {
                 self.deck.push(card);
                 format!(
-                    "You add {} to your deck ({} cards).",
+                    "{} adds {} to the deck ({}).",
+                    self.me,
                     card.name,
-                    self.deck.len()
+                    words::count(self.deck.len() as u32, "card")
                 )
             }
             Reward::Armor(armor) => {
+                let (ap, def) = (self.player.ap, self.player.def_pct);
                 self.armor = armor;
                 self.player.max_ap = armor.ap;
                 self.player.ap = armor.ap;
                 self.player.def_pct = armor.def_pct;
                 format!(
-                    "You put on the {} (AP {}, DEF {}%).",
-                    armor.name, armor.ap, armor.def_pct
+                    "{} puts on the {}: AP {}, DEF {}.",
+                    self.me,
+                    armor.name,
+                    words::span(ap, armor.ap),
+                    words::span(format!("{def}%"), format!("{}%", armor.def_pct))
                 )
             }
             Reward::Item(item) => {
+                let (ap, hp) = (self.player.ap, self.player.hp);
                 let repaired = self.player.repair(item.repair);
                 let healed = self.player.heal(item.heal);
+                let mut did = Vec::new();
+                if item.repair > 0 {
+                    did.push(format!(
+                        "repairs {repaired} AP {}",
+                        words::span(ap, self.player.ap)
+                    ));
+                }
+                if item.heal > 0 {
+                    did.push(words::heal(healed, hp, self.player.hp));
+                }
                 format!(
-                    "You use the {}: {repaired} AP repaired, {healed} HP healed.",
-                    item.name
+                    "{} uses the {}: {}.",
+                    self.me,
+                    item.name,
+                    words::and_list(&did)
                 )
             }
         };
@@ -124,7 +146,7 @@ impl Roguelite {
 
     /// Skip the offer, then go on.
     pub(super) fn skip_reward(&mut self) {
-        self.log.push("You take nothing.".to_owned());
+        self.log.push(format!("{} takes nothing.", self.me));
         self.next_battle();
     }
 
@@ -133,11 +155,14 @@ impl Roguelite {
         self.offer.clear();
         self.battle += 1;
         if self.battle % BATTLES_PER_DEPTH == 0 {
+            let before = self.player.hp;
             let healed = self.player.heal(DEPTH_REST_HP);
             self.log.push(format!(
-                "You go down to depth {}, {}, and rest: {healed} HP restored.",
+                "{} goes down to depth {}, {}, and rests: {}.",
+                self.me,
                 self.depth() + 1,
-                DEPTHS[self.depth()].name
+                DEPTHS[self.depth()].name,
+                words::heal(healed, before, self.player.hp)
             ));
         }
         self.begin_battle();

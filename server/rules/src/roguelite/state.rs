@@ -16,6 +16,8 @@ use super::piles::{Piles, DRAW};
 use super::reward::Reward;
 use super::speed::{self, Side, PLAYER_SPEED};
 use super::status::Kind;
+use crate::ruleset::{Outcome, OutcomeReason};
+use crate::words;
 
 /// Spec 2.1: the player's energy each phase.
 pub const ENERGY: u32 = 3;
@@ -42,22 +44,13 @@ pub enum Stage {
     Over,
 }
 
-/// The settled end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finish {
-    /// Seat 0 when the run was won.
-    pub winners: Vec<usize>,
-    /// One sentence.
-    pub summary: String,
-}
-
 /// A roguelite run.
 #[derive(Debug, Clone)]
 pub struct Roguelite {
     pub(super) tick_ms: u64,
     pub(super) rng: ChaCha8Rng,
     pub(super) log: Vec<String>,
-    pub(super) finish: Option<Finish>,
+    pub(super) finish: Option<Outcome>,
     pub(super) stage: Stage,
     /// The enemy of every battle of the run, drawn at the start.
     pub(super) lineup: Vec<&'static EnemyKind>,
@@ -94,6 +87,8 @@ pub struct Roguelite {
     pub(super) player_phases: u32,
     /// The rewards on offer (stage `Reward`).
     pub(super) offer: Vec<Reward>,
+    /// The player's name (see [`Names`]).
+    pub(super) me: String,
 }
 
 /// The enemies of a run: for each depth, its pool shuffled, as many as it has battles (the
@@ -116,8 +111,8 @@ pub fn enemy_fighter(kind: &'static EnemyKind) -> Fighter {
 }
 
 impl Roguelite {
-    /// A new run from `seed`, at its first battle.
-    pub fn new(tick_ms: u64, seed: u64) -> Roguelite {
+    /// A new run from `seed`, at its first battle, for the player named `me`.
+    pub fn new(tick_ms: u64, seed: u64, me: &str) -> Roguelite {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let lineup = draw_lineup(&mut rng);
         let armor = &ARMORS[0];
@@ -126,7 +121,7 @@ impl Roguelite {
             tick_ms,
             rng,
             log: vec![format!(
-                "The run begins: {} battles through {} depths, the last against {}.",
+                "{me}'s run begins: {} battles through {} depths, the last against {}.",
                 BATTLES,
                 DEPTHS.len(),
                 lineup[BATTLES - 1].name
@@ -135,7 +130,7 @@ impl Roguelite {
             stage: Stage::PlayerPhase,
             lineup,
             battle: 0,
-            player: Fighter::new("you", PLAYER_HP, armor.ap, armor.def_pct, PLAYER_SPEED),
+            player: Fighter::new(me, PLAYER_HP, armor.ap, armor.def_pct, PLAYER_SPEED),
             armor,
             deck: starting_deck(),
             piles: Piles::default(),
@@ -151,6 +146,7 @@ impl Roguelite {
             queue: Vec::new(),
             player_phases: 0,
             offer: Vec::new(),
+            me: me.to_owned(),
         };
         run.begin_battle();
         run
@@ -186,7 +182,7 @@ impl Roguelite {
         self.queue.clear();
         let depth = &DEPTHS[self.depth()];
         self.log.push(format!(
-            "Battle {} of {BATTLES}, depth {} ({}): {} appears (HP {}, AP {}, DEF {}%, speed {}, energy {}).",
+            "Battle {} of {BATTLES}, depth {} ({}): {} appears (HP {}, AP {}, DEF {}%, base speed {}, energy {}).",
             self.battle + 1,
             self.depth() + 1,
             depth.name,
@@ -210,22 +206,19 @@ impl Roguelite {
         self.queue = speed::round(self.player.speed, self.enemy.speed);
         self.initiative = self.player.speed > self.enemy.speed;
         let first = self.queue[0];
-        let run = self.queue.len() - 1;
+        let run = (self.queue.len() - 1) as u32;
+        let (faster, slower) = match first {
+            Side::Player => (&self.player.name, &self.enemy.name),
+            Side::Enemy => (&self.enemy.name, &self.player.name),
+        };
+        let order = if run == 1 {
+            format!("{faster} acts first, then {slower}")
+        } else {
+            format!("{faster} takes {run} phases in a row, then {slower} one")
+        };
         self.log.push(format!(
-            "Round {}: speed {} against {}; {} {} phase{} in a row, then {}.",
-            self.round,
-            self.player.speed,
-            self.enemy.speed,
-            match first {
-                Side::Player => "you take",
-                Side::Enemy => "the enemy takes",
-            },
-            run,
-            if run == 1 { "" } else { "s" },
-            match first {
-                Side::Player => "the enemy",
-                Side::Enemy => "you",
-            },
+            "Round {}: {}'s speed {}, {}'s {}: {order}.",
+            self.round, self.player.name, self.player.speed, self.enemy.name, self.enemy.speed,
         ));
     }
 
@@ -251,16 +244,24 @@ impl Roguelite {
     /// Regeneration and Shield, 3 energy and 5 cards.
     fn player_phase_start(&mut self) {
         self.player_phases += 1;
+        let guard = self.player.guard;
         let (ended, healed, shield) = self.player.phase_start();
         self.energy = ENERGY;
         self.played_attack = false;
+        let hand = self.piles.hand.len();
         self.piles.draw(DRAW, &mut self.rng);
+        let drew = (self.piles.hand.len() - hand) as u32;
         self.stage = Stage::PlayerPhase;
-        let mut line = format!("Your phase {} begins", self.player_phases);
+        let mut line = format!(
+            "{}'s phase {} begins: {ENERGY} energy, draws {}",
+            self.me,
+            self.player_phases,
+            words::count(drew, "card")
+        );
         if self.initiative {
-            line.push_str(" with initiative (+10% attack damage)");
+            line.push_str(", with initiative (+10% attack damage)");
         }
-        line.push_str(&effects_note(&ended, healed, shield));
+        line.push_str(&effects_note(&self.player, guard, &ended, healed, shield));
         self.log.push(line);
     }
 
@@ -269,12 +270,15 @@ impl Roguelite {
     pub(super) fn end_player_phase(&mut self) {
         let rot = self.player.rot_amount();
         if rot > 0 {
+            let before = self.player.hp;
             let lost = self.player.lose_hp(rot);
             self.log.push(format!(
-                "You end your turn; Poison and Curse take {lost} HP."
+                "{} ends the turn; Poison and Curse: {}.",
+                self.me,
+                words::damage(lost, before, self.player.hp)
             ));
         } else {
-            self.log.push("You end your turn.".to_owned());
+            self.log.push(format!("{} ends the turn.", self.me));
         }
         if self.played_attack {
             self.player.statuses.gain(Kind::Momentum, 1, 0);
@@ -289,9 +293,12 @@ impl Roguelite {
         if self.player_phases >= TURN_LIMIT {
             self.end(
                 Vec::new(),
+                OutcomeReason::Limit,
                 format!(
-                    "The run is lost: {} still stands after {TURN_LIMIT} of your phases in battle {}.",
+                    "{}'s run is lost: {} still stands after {TURN_LIMIT} of {}'s phases in battle {}.",
+                    self.me,
                     self.foe.name,
+                    self.me,
                     self.battle + 1
                 ),
             );
@@ -306,8 +313,11 @@ impl Roguelite {
         if self.player.down() {
             self.end(
                 Vec::new(),
+                OutcomeReason::Knockout,
                 format!(
-                    "The run is lost: you fall to {} in battle {} (depth {}).",
+                    "{}'s run is lost: {} falls to {} in battle {} (depth {}).",
+                    self.me,
+                    self.me,
                     self.foe.name,
                     self.battle + 1,
                     self.depth() + 1
@@ -332,16 +342,17 @@ impl Roguelite {
         if self.battle + 1 == BATTLES {
             self.end(
                 vec![0],
+                OutcomeReason::Completed,
                 format!(
-                    "The run is won: {} falls with you at {} HP.",
-                    self.foe.name, self.player.hp
+                    "{}'s run is won: {} falls, {} at {} HP.",
+                    self.me, self.foe.name, self.me, self.player.hp
                 ),
             );
             return;
         }
         self.log.push(format!(
-            "{} falls. You stand at {} HP and {} AP.",
-            self.foe.name, self.player.hp, self.player.ap
+            "{} falls. {} stands at {} HP and {} AP; Guard and statuses are gone.",
+            self.foe.name, self.me, self.player.hp, self.player.ap
         ));
         self.player.guard = 0;
         self.player.statuses.clear();
@@ -349,26 +360,40 @@ impl Roguelite {
     }
 
     /// The run ends.
-    pub(super) fn end(&mut self, winners: Vec<usize>, summary: String) {
+    pub(super) fn end(&mut self, winners: Vec<usize>, reason: OutcomeReason, summary: String) {
         self.stage = Stage::Over;
         self.queue.clear();
         self.log.push(summary.clone());
-        self.finish = Some(Finish { winners, summary });
+        self.finish = Some(Outcome::new(winners, reason, summary));
     }
 }
 
-/// ", Weak ends, regenerates 3 HP, 4 Guard from Shield" for a phase-start line.
-pub fn effects_note(ended: &[Kind], healed: u32, shield: u32) -> String {
+/// "; its Guard falls to 0 (5 to 0); Weak ends; Ana regenerates: heals 3 (40 to 43); Shield:
+/// +4 Guard (0 to 4)." for the phase-start line of `f` (after its phase start), whose Guard
+/// was `guard` before it.
+pub fn effects_note(f: &Fighter, guard: u32, ended: &[Kind], healed: u32, shield: u32) -> String {
     let mut parts = Vec::new();
+    if guard > 0 {
+        parts.push(format!("its Guard falls to 0 {}", words::span(guard, 0)));
+    }
     if !ended.is_empty() {
         let names: Vec<&str> = ended.iter().map(|k| k.name()).collect();
-        parts.push(format!("{} end", names.join(", ")));
+        let verb = if names.len() == 1 { "ends" } else { "end" };
+        parts.push(format!("{} {verb}", words::and_list(&names)));
     }
     if healed > 0 {
-        parts.push(format!("regenerates {healed} HP"));
+        let before = f.hp - healed;
+        parts.push(format!(
+            "{} regenerates: {}",
+            f.name,
+            words::heal(healed, before, f.hp)
+        ));
     }
     if shield > 0 {
-        parts.push(format!("{shield} Guard from Shield"));
+        parts.push(format!(
+            "Shield: {}",
+            words::gain(i64::from(f.guard - shield), i64::from(f.guard), "Guard")
+        ));
     }
     let mut out = String::new();
     for part in parts {

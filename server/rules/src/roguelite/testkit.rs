@@ -13,7 +13,7 @@ use super::state::{Roguelite, Stage, ENERGY};
 
 /// A run from `seed` with no pace.
 pub fn run(seed: u64) -> Roguelite {
-    Roguelite::new(0, seed)
+    Roguelite::new(0, seed, "Player 1")
 }
 
 /// A run from `seed` whose current battle is (re)started against `enemy`.

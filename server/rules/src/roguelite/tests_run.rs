@@ -112,7 +112,16 @@ fn a_battle_not_won_in_30_player_phases_loses_the_run() {
     act(&mut g, Action::EndTurn {});
     assert_eq!(g.stage, Stage::Over);
     let finish = g.finish.as_ref().expect("over");
-    assert!(finish.winners.is_empty() && finish.summary.contains("30"));
+    assert!(finish.winners.is_empty());
+    assert_eq!(finish.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        finish.summary,
+        format!(
+            "Player 1's run is lost: Tide Golem still stands after 30 of Player 1's phases in \
+             battle {}.",
+            g.battle + 1
+        )
+    );
 }
 
 #[test]
@@ -169,7 +178,12 @@ fn the_pace_is_tick_ms_and_the_enemy_moves_only_by_engine_steps() {
     assert_eq!(Options::default().tick_ms, DEFAULT_TICK_MS);
     assert!(Options { tick_ms: 10_001 }.check().is_err());
     assert!(Options { tick_ms: 10_000 }.check().is_ok());
-    let mut g = Roguelite::start(Options { tick_ms: 250 }, 8, vec![]);
+    let mut g = Roguelite::start(
+        Options { tick_ms: 250 },
+        8,
+        vec![],
+        crate::Names::defaults(1),
+    );
     through_enemy(&mut g);
     assert_eq!(g.next_tick(), None);
     act(&mut g, Action::EndTurn {});

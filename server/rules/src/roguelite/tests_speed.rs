@@ -144,3 +144,42 @@ fn s3_3_the_queue_gives_the_faster_enemy_its_phases_in_a_row() {
     }
     assert!(g.finish.is_some() || phases == enemy_run);
 }
+
+#[test]
+fn the_log_gives_the_speeds_the_panel_shows() {
+    use crate::view::Viewer;
+    use rand::SeedableRng;
+    let entry = crate::catalog::find("roguelite").expect("in the catalog");
+    let mut game = (entry.build)(&serde_json::json!({}), 5).expect("options");
+    game.setup_as(0, None, Some("Ana")).expect("setup");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut rounds = 0;
+    for _ in 0..3000 {
+        let view = game.view(Viewer::Spectator).to_value();
+        let log = game.log(Viewer::Spectator);
+        let round = view["round"].as_u64().unwrap_or(0);
+        if let Some(line) = log
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(&format!("Round {round}: ")))
+        {
+            let (mine, theirs) = (&view["player"]["speed"], &view["enemy"]);
+            let want = format!(
+                "Round {round}: Ana's speed {mine}, {}'s {}:",
+                theirs["name"].as_str().unwrap_or(""),
+                theirs["speed"]
+            );
+            assert!(line.starts_with(&want), "{line} / {want}");
+            rounds += 1;
+        }
+        if let Some(&seat) = game.to_act().first() {
+            let action = game.random_action(seat, &mut rng).expect("an action");
+            game.apply(seat, &action).expect("legal");
+        } else if game.next_tick().is_some() {
+            game.advance().expect("due");
+        } else {
+            break;
+        }
+    }
+    assert!(rounds > 10, "{rounds}");
+}

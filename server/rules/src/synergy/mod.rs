@@ -39,8 +39,9 @@ use crate::error::SetupError;
 use crate::game::Game;
 use crate::legal::Legal;
 use crate::prompt::Prompt;
-use crate::ruleset::Outcome;
+use crate::ruleset::{Outcome, OutcomeReason};
 use crate::view::Viewer;
+use crate::words::Names;
 use error::SynergyError;
 use options::{Mode, Options, Setup};
 use play::Action;
@@ -64,8 +65,8 @@ pub const ROUND_LIMIT: u32 = 40;
 /// The ruleset's entry in the catalog.
 pub const ENTRY: RulesetEntry = RulesetEntry::of::<Battle>();
 
-/// The prompt of the seat whose turn it is.
-const TURN_PROMPT: &str = "Your turn: play cards (3 energy) or end the turn.";
+/// The name of the side the engine plays in PvE.
+pub const BOT_NAME: &str = "Training Automaton";
 
 impl Game for Battle {
     type Options = Options;
@@ -119,7 +120,7 @@ impl Game for Battle {
         setup.deck(options.mode, seat).map(drop)
     }
 
-    fn start(options: Options, seed: u64, setups: Vec<Setup>) -> Battle {
+    fn start(options: Options, seed: u64, setups: Vec<Setup>, names: Names) -> Battle {
         // Every setup passed `check_setup` when its seat was set up, so none is refused here.
         let decks = [0, 1].map(|seat| {
             setups
@@ -127,7 +128,11 @@ impl Game for Battle {
                 .and_then(|setup| setup.deck(options.mode, seat).ok())
                 .unwrap_or_else(options::pool_deck)
         });
-        Battle::new(options.mode, decks, seed)
+        Battle::new(options.mode, decks, seed, &names)
+    }
+
+    fn bot_name(options: &Options, seat: Seat) -> Option<&'static str> {
+        (options.mode == Mode::Pve && seat == 1).then_some(BOT_NAME)
     }
 
     fn to_act(&self) -> Vec<Seat> {
@@ -139,7 +144,13 @@ impl Game for Battle {
     }
 
     fn prompt(&self, seat: Seat) -> Option<Prompt> {
-        (self.active_seat() == Some(seat)).then(|| Prompt::new("turn", TURN_PROMPT))
+        let energy = self.sides.get(seat)?.energy;
+        (self.active_seat() == Some(seat)).then(|| {
+            Prompt::new(
+                "turn",
+                format!("Your turn: play cards ({energy} energy left) or end the turn."),
+            )
+        })
     }
 
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), SynergyError> {
@@ -160,9 +171,16 @@ impl Game for Battle {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.result.as_ref().map(|result| Outcome {
-            winners: result.winner.into_iter().collect(),
-            summary: result.summary.clone(),
+        let reason = match self.verdict {
+            Some(score::Verdict::RoundLimit) => OutcomeReason::Limit,
+            _ => OutcomeReason::Knockout,
+        };
+        self.result.as_ref().map(|result| {
+            Outcome::new(
+                result.winner.into_iter().collect(),
+                reason,
+                result.summary.clone(),
+            )
         })
     }
 }

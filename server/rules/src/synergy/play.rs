@@ -9,6 +9,7 @@ use super::error::SynergyError;
 use super::score::{self, SPECTRUM_BONUS, SPECTRUM_MULTIPLIER};
 use super::state::{Battle, Phase};
 use crate::legal::Legal;
+use crate::words;
 
 /// One decision of the acting side: `{"kind": "play_card", "card": <instance id>}` or
 /// `{"kind": "end_turn"}`; any other shape (extra keys included) is refused.
@@ -96,32 +97,48 @@ impl Battle {
             synergy && def.sigil == Sigil::Void,
             side.multiplier,
         );
+        let score_before = side.score;
         side.score += gain.total;
-        let (name, total_block, new_focus) = (side.name, side.block, side.focus);
+        let score_after = side.score;
+        let block_before = side.block - out.block;
+        let (name, total_block, new_focus) = (side.name.clone(), side.block, side.focus);
 
         let mut pieces: Vec<String> = Vec::new();
         if def.deals_damage() {
             let opp = &mut self.sides[foe];
+            let (hp_before, block_before) = (opp.hp, opp.block);
             let hit = opp.take_damage(out.damage);
             let mut parts = Vec::new();
+            if focus > 0 || out.damage > def.value {
+                parts.push(format!("{} base", def.value));
+            }
             if focus > 0 {
                 parts.push(format!("{focus} focus"));
             }
             if out.damage > def.value + focus {
                 parts.push(format!("{} Flame synergy", out.damage - def.value - focus));
             }
-            let mut piece = format!("deals {} damage", out.damage);
-            if !parts.is_empty() {
-                piece.push_str(&format!(" ({} base + {})", def.value, parts.join(" + ")));
+            let mut piece = format!(
+                "{} takes {}",
+                opp.name,
+                words::damage(out.damage, hp_before, opp.hp)
+            );
+            if !parts.is_empty() || hit.blocked > 0 {
+                let mut why = parts.join(" + ");
+                if hit.blocked > 0 {
+                    if !why.is_empty() {
+                        why.push_str(", ");
+                    }
+                    let block = words::gain(i64::from(block_before), i64::from(opp.block), "block");
+                    why.push_str(&format!("{} blocked, {block}", hit.blocked));
+                }
+                piece.push_str(&format!(": {why}"));
             }
-            if hit.blocked > 0 {
-                piece.push_str(&format!(", {} blocked", hit.blocked));
-            }
-            piece.push_str(&format!(", {} has {} HP", opp.name, opp.hp));
             pieces.push(piece);
         }
         if def.gains_block() {
-            pieces.push(format!("gains {} block ({total_block} in all)", out.block));
+            let change = words::gain(i64::from(block_before), i64::from(total_block), "block");
+            pieces.push(format!("{name}: {change}"));
         }
         if def.effect == EffectKind::Focus {
             pieces.push(format!(
@@ -130,11 +147,14 @@ impl Battle {
         }
         if def.effect == EffectKind::StripBlock {
             let opp = &mut self.sides[foe];
-            let removed = opp.lose_block(out.strip_block);
-            pieces.push(format!(
-                "{} loses {removed} block ({} left)",
-                opp.name, opp.block
-            ));
+            let before = opp.block;
+            opp.lose_block(out.strip_block);
+            pieces.push(if before == 0 {
+                format!("{} has no block to remove", opp.name)
+            } else {
+                let change = words::gain(i64::from(before), i64::from(opp.block), "block");
+                format!("{}: {change}", opp.name)
+            });
         }
         if out.draw > 0 {
             // The card is still resolving: it is in no zone while the draw happens.
@@ -149,17 +169,23 @@ impl Battle {
             String::new()
         };
         self.log.push(format!(
-            "{name} plays {}{with}: {effect}; +{} score{}.",
+            "{name} plays {}{with}: {effect}; {}{}.",
             def.name,
-            gain.total,
+            words::gain(i64::from(score_before), i64::from(score_after), "score"),
             gain.explain()
         ));
         if spectrum_now {
+            let before = self.sides[seat].score;
             self.sides[seat].score += SPECTRUM_BONUS;
+            let bonus = words::gain(
+                i64::from(before),
+                i64::from(self.sides[seat].score),
+                "score",
+            );
             self.log.push(format!(
                 "Full spectrum: {name} has played all four sigils this turn. Its score gains \
                  are doubled for the rest of the turn, and it earns a {SPECTRUM_BONUS} point \
-                 bonus."
+                 bonus: {bonus}."
             ));
         }
         self.sides[seat].zones.discard.push(card);

@@ -5,6 +5,7 @@ use battle_protocol::Seat;
 
 use super::cards::CardType;
 use super::side::Side;
+use crate::words;
 
 /// Void synergy score multiplier, as a fraction (x1.5).
 const VOID_NUM: u32 = 3;
@@ -54,7 +55,7 @@ pub fn card_score(kind: CardType, void_synergy: bool, multiplier: u32) -> CardSc
 }
 
 impl CardScore {
-    /// How the gain was reached, e.g. " (10 x1.5 Void synergy = 15, x2 full spectrum = 30)";
+    /// How the gain was reached, e.g. ": 10 x1.5 Void synergy = 15, x2 full spectrum = 30";
     /// empty when no multiplier applied.
     pub fn explain(&self) -> String {
         let mut steps = Vec::new();
@@ -70,7 +71,7 @@ impl CardScore {
         if steps.is_empty() {
             String::new()
         } else {
-            format!(" ({} {})", self.base, steps.join(", "))
+            format!(": {} {}", self.base, steps.join(", "))
         }
     }
 }
@@ -112,28 +113,37 @@ pub fn settle(side: &Side, won: bool, lost: bool) -> (Settlement, Vec<String>) {
         score: side.score,
         ..Settlement::default()
     };
+    let score = i64::from(side.score);
     if lost || side.hp == 0 {
         let (why, zeroed_by) = if side.hp == 0 {
             ("was knocked out", "knocked out")
         } else {
             ("is defeated", "defeated")
         };
-        lines.push(format!("{} {why}: final score 0.", side.name));
+        let change = words::gain(score, 0, "score");
+        lines.push(format!(
+            "{} {why}: {change}, a final score of 0.",
+            side.name
+        ));
         settled.zeroed_by = Some(zeroed_by);
         return (settled, lines);
     }
+    let mut running = score;
     if won {
         settled.win_bonus = WIN_BONUS;
-        lines.push(format!("{} wins the battle: +{WIN_BONUS}.", side.name));
+        let change = words::gain(running, running + i64::from(WIN_BONUS), "score");
+        running += i64::from(WIN_BONUS);
+        lines.push(format!("{} wins the battle: {change}.", side.name));
     }
     if side.hp >= HEALTHY_HP {
         settled.hp_bonus = HEALTHY_BONUS;
+        let change = words::gain(running, running + i64::from(HEALTHY_BONUS), "score");
         lines.push(format!(
-            "{} ends the battle with {} HP (at least {HEALTHY_HP}): +{HEALTHY_BONUS}.",
+            "{} ends the battle with {} HP (at least {HEALTHY_HP}): {change}.",
             side.name, side.hp
         ));
     }
     settled.total = settled.score + settled.win_bonus + settled.hp_bonus;
-    lines.push(format!("{} final score: {}.", side.name, settled.total));
+    lines.push(format!("{}'s final score: {}.", side.name, settled.total));
     (settled, lines)
 }

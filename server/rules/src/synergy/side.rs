@@ -8,8 +8,8 @@ use super::ENERGY_PER_TURN;
 /// A combatant and everything it owns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Side {
-    /// Name used in the log and views.
-    pub name: &'static str,
+    /// The seat's name (see [`crate::words::Names`]), used in the log and views.
+    pub name: String,
     /// Hit points; never below 0 (0 means knocked out at the next resolution check).
     pub hp: u32,
     /// Starting hit points.
@@ -47,9 +47,9 @@ pub struct Hit {
 
 impl Side {
     /// A side at full HP whose cards all start in the draw pile in the given order.
-    pub fn new(name: &'static str, hp: u32, cards: Vec<Card>) -> Side {
+    pub fn new(name: impl Into<String>, hp: u32, cards: Vec<Card>) -> Side {
         Side {
-            name,
+            name: name.into(),
             hp,
             max_hp: hp,
             block: 0,
@@ -93,6 +93,20 @@ impl Side {
         self.energy = 0;
         self.reset_turn_counters();
         self.zones.discard_hand()
+    }
+
+    /// Why no card in hand can be played now, when none can: the hand is empty, or every
+    /// card costs more than the energy left (`None` when some card can be played).
+    pub fn why_no_play(&self) -> Option<String> {
+        let cheapest = self.zones.hand.iter().map(|card| card.def.cost).min();
+        match cheapest {
+            None => Some("has no card in hand".to_owned()),
+            Some(cost) if cost > self.energy => Some(format!(
+                "cannot pay for any card in hand ({} energy left, the cheapest costs {cost})",
+                self.energy
+            )),
+            Some(_) => None,
+        }
     }
 
     /// Whether some card in hand costs no more than the energy left.

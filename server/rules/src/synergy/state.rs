@@ -13,6 +13,7 @@ use super::options::Mode;
 use super::score::{self, Settlement, Verdict};
 use super::side::Side;
 use super::{ENEMY_HP, OPENING_DRAW, PLAYER_HP, ROUND_LIMIT, TURN_DRAW};
+use crate::words::{self, Names};
 
 /// Before the first turn.
 pub const STATE_READY: &str = "ready";
@@ -127,15 +128,23 @@ impl Battle {
     /// Sets up a battle from its mode and each seat's checked deck: decks shuffled with the
     /// seed (seat 0's first), both opening hands drawn in `ready`, then the first player turn
     /// begins.
-    pub fn new(mode: Mode, decks: [Vec<&'static CardDef>; 2], seed: u64) -> Battle {
+    pub fn new(mode: Mode, decks: [Vec<&'static CardDef>; 2], seed: u64, names: &Names) -> Battle {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (names, enemy_hp) = match mode {
-            Mode::Pve => (["Player", "Training Automaton"], ENEMY_HP),
-            Mode::Pvp => (["Player 1", "Player 2"], PLAYER_HP),
+        let enemy_hp = match mode {
+            Mode::Pve => ENEMY_HP,
+            Mode::Pvp => PLAYER_HP,
         };
         let mut sides = [
-            Side::new(names[0], PLAYER_HP, instances(&decks[0], FIRST_CARD_ID[0])),
-            Side::new(names[1], enemy_hp, instances(&decks[1], FIRST_CARD_ID[1])),
+            Side::new(
+                names.of(0),
+                PLAYER_HP,
+                instances(&decks[0], FIRST_CARD_ID[0]),
+            ),
+            Side::new(
+                names.of(1),
+                enemy_hp,
+                instances(&decks[1], FIRST_CARD_ID[1]),
+            ),
         ];
         for side in &mut sides {
             rand::seq::SliceRandom::shuffle(side.zones.draw.as_mut_slice(), &mut rng);
@@ -212,8 +221,8 @@ impl Battle {
         for n in &report.reshuffles {
             let n = *n as u32;
             notes.push(format!(
-                "{n} discarded card{} shuffled into the draw pile",
-                plural(n)
+                "{} shuffled into the draw pile",
+                words::count(n, "discarded card")
             ));
         }
         if report.held_back > 0 {
@@ -226,7 +235,7 @@ impl Battle {
         if report.missing > 0 {
             notes.push(format!("{} not drawn: no cards left", report.missing));
         }
-        let mut text = format!("draws {} card{}", report.drawn, plural(report.drawn));
+        let mut text = format!("draws {}", words::count(report.drawn, "card"));
         if !notes.is_empty() {
             text.push_str(&format!(" ({})", notes.join("; ")));
         }
@@ -236,21 +245,25 @@ impl Battle {
     /// Turn start for `seat`: block removed, energy 3, counters cleared, 5 cards drawn unless
     /// this is the side's first turn (its opening hand is that draw). Returns true when the
     /// side has no playable card, in which case its turn has already ended.
-    /// The turn start is logged as one line, e.g. "Round 2 of 40: Player's turn. Its 8 block
-    /// fades. Player draws 5 cards."
+    /// The turn start is logged as one line, e.g. "Round 2 of 40: Ana's turn, 3 energy.
+    /// Ana's block fades: -8 block (8 to 0). Ana draws 5 cards."
     fn begin_turn(&mut self, seat: Seat) -> bool {
         let side = &mut self.sides[seat];
         let faded = side.start_turn();
         let first = side.turns_started == 0;
         side.turns_started += 1;
-        let name = side.name;
+        let name = side.name.clone();
         let mut line = if seat == 0 {
-            format!("Round {} of {ROUND_LIMIT}: {name}'s turn.", self.round)
+            format!(
+                "Round {} of {ROUND_LIMIT}: {name}'s turn, {} energy.",
+                self.round, side.energy
+            )
         } else {
-            format!("{name}'s turn.")
+            format!("{name}'s turn, {} energy.", side.energy)
         };
         if faded > 0 {
-            line.push_str(&format!(" Its {faded} block fades."));
+            let fade = words::gain(i64::from(faded), 0, "block");
+            line.push_str(&format!(" {name}'s block fades: {fade}."));
         }
         if !first {
             let drew = self.draw(seat, TURN_DRAW, None);
@@ -268,16 +281,16 @@ impl Battle {
     /// Ends `seat`'s turn (its hand is discarded) and logs why. Does not move the state.
     pub(super) fn close_turn(&mut self, seat: Seat, auto: bool) {
         let side = &mut self.sides[seat];
+        let why = side.why_no_play();
         let discarded = side.end_turn() as u32;
-        let mut line = if auto {
-            format!("{} has no playable card; the turn ends", side.name)
-        } else {
-            format!("{} ends the turn", side.name)
+        let mut line = match why {
+            Some(why) if auto => format!("{} {why}: the turn ends", side.name),
+            _ => format!("{} ends the turn", side.name),
         };
         if discarded > 0 {
             line.push_str(&format!(
-                ", discarding {discarded} unplayed card{}",
-                plural(discarded)
+                ", discarding {}",
+                words::count(discarded, "unplayed card")
             ));
         }
         line.push('.');
@@ -324,7 +337,7 @@ impl Battle {
             Verdict::DoubleKnockout | Verdict::RoundLimit if pve => Some(1),
             Verdict::DoubleKnockout | Verdict::RoundLimit => None,
         };
-        let names = [self.sides[0].name, self.sides[1].name];
+        let names = [self.sides[0].name.clone(), self.sides[1].name.clone()];
         let opening = match (verdict, winner) {
             (Verdict::Knockout { winner }, _) => format!(
                 "{} wins by knockout in round {}.",
@@ -368,14 +381,5 @@ impl Battle {
             breakdown,
             summary,
         });
-    }
-}
-
-/// "s" unless `n` is 1.
-pub(super) fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

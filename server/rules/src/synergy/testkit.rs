@@ -115,7 +115,7 @@ impl Scenario {
     /// every later turn start draws 5. The active side has 3 energy.
     pub fn build(self) -> Battle {
         let names = match self.mode {
-            Mode::Pve => ["Player", "Training Automaton"],
+            Mode::Pve => ["Player 1", super::BOT_NAME],
             Mode::Pvp => ["Player 1", "Player 2"],
         };
         let sides = [0, 1].map(|seat| {

@@ -83,7 +83,7 @@ fn decision_unplayed_hand_is_discarded_at_turn_end() {
     assert_eq!(zones.discard.len(), 4);
     assert!(b
         .log
-        .contains(&"Player ends the turn, discarding 3 unplayed cards.".to_string()));
+        .contains(&"Player 1 ends the turn, discarding 3 unplayed cards.".to_string()));
 }
 
 #[test]
@@ -108,7 +108,16 @@ fn decision_ko_is_judged_only_at_resolution() {
     assert!(b.outcome().is_none());
     b.pass(1);
     assert_eq!(b.phase, Phase::GameOver);
-    assert_eq!(b.outcome().map(|o| o.winners), Some(vec![0]));
+    let outcome = b.outcome().expect("over");
+    assert_eq!(outcome.winners, vec![0]);
+    assert_eq!(outcome.reason, crate::OutcomeReason::Knockout);
+    assert!(
+        outcome
+            .summary
+            .starts_with("Player 1 wins by knockout in round 1. Final scores: Player 1 "),
+        "{}",
+        outcome.summary
+    );
 }
 
 #[test]
@@ -124,9 +133,9 @@ fn decision_focus_stacks_and_is_used_up_by_the_next_attack() {
     assert_eq!(b.sides[0].focus, 4);
     b.play_card(0, "C001"); // 7 + 4 focus + 3 Flame synergy (third Flame card)
     assert_eq!(b.sides[1].hp, 70 - 14);
-    assert!(b
-        .last_log()
-        .contains("deals 14 damage (7 base + 4 focus + 3 Flame synergy)"));
+    assert!(b.last_log().contains(
+        "Training Automaton takes 14 damage (70 to 56): 7 base + 4 focus + 3 Flame synergy"
+    ));
     b.play_card(0, "C003"); // focus is gone
     assert_eq!(b.sides[1].hp, 70 - 14 - 6);
     // Unused focus is lost at turn end.
@@ -204,7 +213,9 @@ fn decision_turn_ends_by_itself_without_a_playable_card() {
     }
     assert_eq!(b.phase, Phase::EnemyTurn, "no energy left: the turn passed");
     assert!(b.log.contains(
-        &"Player has no playable card; the turn ends, discarding 1 unplayed card.".to_string()
+        &"Player 1 cannot pay for any card in hand (0 energy left, the cheapest costs 1): \
+          the turn ends, discarding 1 unplayed card."
+            .to_string()
     ));
     // An empty hand at turn start passes at once.
     let mut b = Scenario::pve().hand(0, &["C001"]).build();
@@ -217,7 +228,7 @@ fn decision_turn_ends_by_itself_without_a_playable_card() {
     assert_eq!(b.round, 2);
     assert!(b
         .log
-        .contains(&"Training Automaton has no playable card; the turn ends.".to_string()));
+        .contains(&"Training Automaton has no card in hand: the turn ends.".to_string()));
 }
 
 #[test]
@@ -254,7 +265,14 @@ fn decision_round_limit_40() {
     let result = b.result.clone().expect("over");
     assert_eq!(result.winner, None);
     assert_eq!(result.final_scores, [70 + 30, 10]);
-    assert_eq!(b.outcome().map(|o| o.winners), Some(vec![]));
+    let outcome = b.outcome().expect("over");
+    assert_eq!(outcome.winners, Vec::<usize>::new());
+    assert_eq!(outcome.reason, crate::OutcomeReason::Limit);
+    assert_eq!(
+        outcome.summary,
+        "Round 40 ended with no knockout: the battle is a draw. Final scores: Player 1 100, \
+         Player 2 10."
+    );
 }
 
 #[test]
@@ -264,7 +282,9 @@ fn decision_flame_and_leaf_synergy_only_touch_damage_and_block() {
     b.play_card(0, "C003");
     b.play_card(0, "C003");
     assert_eq!(b.sides[1].hp, 70 - 12);
-    assert!(b.last_log().contains("with Leaf synergy: deals 6 damage"));
+    assert!(b
+        .last_log()
+        .contains("with Leaf synergy: Training Automaton takes 6 damage (64 to 58);"));
     // Ashen Focus with Flame synergy still adds exactly 2 focus.
     let mut b = Scenario::pve().hand(0, &["C009", "C009", "C001"]).build();
     b.play_card(0, "C009");
@@ -291,7 +311,10 @@ fn decision_void_echo_never_takes_block_below_0() {
     assert_eq!(b.sides[1].block, 0);
     b.play_card(0, "C010");
     assert_eq!(b.sides[1].block, 0);
-    assert!(b.log.iter().any(|l| l.contains("loses 0 block (0 left)")));
+    assert!(b
+        .log
+        .iter()
+        .any(|l| l.contains("Training Automaton has no block to remove")));
 }
 
 #[test]
@@ -304,7 +327,10 @@ fn decision_pvp_mode() {
     assert_eq!(b.mode, Mode::Pvp);
     assert!(Battle::engine_seats(&options(Mode::Pvp)).is_empty());
     assert_eq!([b.sides[0].hp, b.sides[1].hp], [60, 60]);
-    assert_eq!([b.sides[0].name, b.sides[1].name], ["Player 1", "Player 2"]);
+    assert_eq!(
+        [&b.sides[0].name, &b.sides[1].name],
+        ["Player 1", "Player 2"]
+    );
     assert_eq!([b.sides[0].deck_size, b.sides[1].deck_size], [6, 12]);
     assert_eq!(b.to_act(), vec![0]);
     assert!(b.ai_action(1).is_none());
@@ -338,8 +364,8 @@ fn pve_engine_seat_and_ai_for_any_seat() {
     assert_eq!(Battle::engine_seats(&options(Mode::Pve)), vec![1]);
     assert_eq!([b.sides[0].hp, b.sides[1].hp], [60, 70]);
     assert_eq!(
-        [b.sides[0].name, b.sides[1].name],
-        ["Player", "Training Automaton"]
+        [&b.sides[0].name, &b.sides[1].name],
+        ["Player 1", "Training Automaton"]
     );
     assert_eq!(b.to_act(), vec![0]);
     let action = b.ai_json(0).expect("seat 0 must act");

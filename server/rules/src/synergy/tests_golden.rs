@@ -12,8 +12,11 @@ use crate::view::Viewer;
 /// FNV-1a over the dump of seeds 0..40 in PvP (pool decks) and in PvE (seat 0 with an
 /// 8-card deck). The code before the typed platform wrote 0x986d_44f3_7fa7_85b9; cards then
 /// gained their `text` and the result its `breakdown`, and the dump with those two removed
-/// was checked equal line for line to the one before.
-const BEFORE: u64 = 0xbd84_fbb5_074d_7272;
+/// was checked equal line for line to the one before (0xbd84_fbb5_074d_7272). Then the log
+/// and the outcome were reworded (amounts with their before and after, seats named as
+/// `Names` names them: the PvE player is "Player 1"), and the dump without the log, the
+/// names and the summaries was checked equal to the one before.
+const BEFORE: u64 = 0x23c8_1287_23f2_d69c;
 
 fn fnv(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| {

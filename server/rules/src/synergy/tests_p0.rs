@@ -56,8 +56,8 @@ fn s12_p0_1_state_transitions_only_in_allowed_order() {
     assert_eq!(b.sides[0].zones.hand.len(), 5);
     let turn_lines = |needle: &str| b.log.iter().filter(|l| l.contains(needle)).count();
     assert_eq!(turn_lines("Round 2 of 40"), 1);
-    assert_eq!(turn_lines("Training Automaton's turn."), 1);
-    assert_eq!(turn_lines("Player draws 5 cards"), 2); // opening hand + round 2
+    assert_eq!(turn_lines("Training Automaton's turn, 3 energy."), 1);
+    assert_eq!(turn_lines("Player 1 draws 5 cards"), 2); // opening hand + round 2
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn s12_p0_2_reshuffle_when_draw_pile_empty() {
     assert_eq!(side.zones.discard.len(), 1);
     assert_eq!(side.zones.discard[0].def.id, "C008");
     assert!(b.last_log().contains(
-        "Player plays Spark Cycle: draws 1 card (3 discarded cards shuffled into the draw pile)"
+        "Player 1 plays Spark Cycle: draws 1 card (3 discarded cards shuffled into the draw pile)"
     ));
 
     // Turn start: 2 cards left, so 2 are drawn, then the discard pile is shuffled in.
@@ -228,10 +228,11 @@ fn s5_5_multiplier_stack_base_then_void_then_turn() {
     let before = b.sides[0].score;
     b.play_card(0, "C005");
     assert_eq!(b.sides[0].score - before, 30);
-    assert!(b
-        .log
-        .iter()
-        .any(|l| l.contains("+30 score (10 x1.5 Void synergy = 15, x2 full spectrum = 30)")));
+    let line = format!(
+        "+30 score ({before} to {}): 10 x1.5 Void synergy = 15, x2 full spectrum = 30",
+        before + 30
+    );
+    assert!(b.log.iter().any(|l| l.contains(&line)), "{line}");
 }
 
 #[test]
@@ -261,10 +262,9 @@ fn s12_p0_5_block_absorbs_then_depletes() {
         b.sides[0].block, 0,
         "all block is removed at the owner's turn start"
     );
-    assert!(b
-        .log
-        .iter()
-        .any(|l| l.starts_with("Round 2 of 40: Player's turn. Its 2 block fades.")));
+    assert!(b.log.iter().any(|l| l.starts_with(
+        "Round 2 of 40: Player 1's turn, 3 energy. Player 1's block fades: -2 block (2 to 0)."
+    )));
 }
 
 #[test]
@@ -284,7 +284,12 @@ fn s12_p0_6_simultaneous_ko_is_defeat() {
     assert_eq!(outcome.winners, vec![1]);
     let result = b.result.clone().expect("the battle is over");
     assert_eq!(result.final_scores, [0, 0]);
-    assert!(result.summary.contains("defeat for Player"));
+    assert_eq!(outcome.reason, crate::OutcomeReason::Knockout);
+    assert_eq!(
+        result.summary,
+        "Both sides fell in the same resolution, which is a defeat for Player 1: Training \
+         Automaton wins. Final scores: Player 1 0, Training Automaton 0."
+    );
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub struct BattleView<'a> {
     result: Option<ResultView<'a>>,
     round: u32,
     round_limit: u32,
-    sides: [SideView; 2],
+    sides: [SideView<'a>; 2],
     state: Phase,
 }
 
@@ -40,7 +40,7 @@ struct ResultView<'a> {
 
 /// One side: everything public, and its hand for its own seat only.
 #[derive(Serialize)]
-struct SideView {
+struct SideView<'a> {
     block: u32,
     deck_size: usize,
     discard_count: usize,
@@ -51,8 +51,8 @@ struct SideView {
     hand_count: usize,
     hp: u32,
     max_hp: u32,
-    #[serde(serialize_with = "literal")]
-    name: &'static str,
+    /// The seat's name, as the log gives it.
+    name: &'a str,
     score: u32,
     sigils: SigilCounts,
     spectrum_bonus_taken: bool,
@@ -106,9 +106,9 @@ fn card_view(side: &Side, card: &Card) -> CardView {
     }
 }
 
-fn side_view(side: &Side, seat: Seat) -> SideView {
-    // Names, card ids and card names are literals of the card pool and the mode: the view
-    // borrows them (`literal`) instead of copying them.
+fn side_view(side: &Side, seat: Seat) -> SideView<'_> {
+    // Card ids and card names are literals of the card pool: the view borrows them
+    // (`literal`) instead of copying them.
     let count = |sigil: Sigil| side.sigil_count(sigil);
     SideView {
         block: side.block,
@@ -128,7 +128,7 @@ fn side_view(side: &Side, seat: Seat) -> SideView {
         hand_count: side.zones.hand.len(),
         hp: side.hp,
         max_hp: side.max_hp,
-        name: side.name,
+        name: &side.name,
         score: side.score,
         sigils: SigilCounts {
             Flame: count(Sigil::Flame),

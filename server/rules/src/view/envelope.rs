@@ -9,12 +9,14 @@ use battle_protocol::{BattleStatus, SeatInfo};
 use crate::ruleset::Ruleset;
 use crate::view::value::{Key, ViewValue};
 use crate::view::viewers::{Viewer, Viewers};
+use crate::words::Names;
 
 /// The envelope's keys, in the order views hold them.
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 11] = [
     "battle_id",
     "game",
     "legal",
+    "names",
     "outcome",
     "prompt",
     "ruleset",
@@ -28,7 +30,8 @@ pub const KEYS: [&str; 10] = [
 /// [`view_all`](Ruleset::view_all) inside the envelope, whose `legal`, `prompt` and `seat`
 /// members are given once per viewer in `watching`, each marked for that viewer alone.
 /// `seats` says who holds each seat and whether they are connected (public to everyone), so
-/// that players see an opponent arrive, leave and come back.
+/// that players see an opponent arrive, leave and come back; `names` how every text names
+/// each seat (the battle's own [`Names`] once it has started, else the seat holders' names).
 pub fn build_all(
     battle_id: &str,
     status: BattleStatus,
@@ -38,6 +41,7 @@ pub fn build_all(
 ) -> ViewValue {
     let outcome = match game.outcome() {
         Some(outcome) => ViewValue::object([
+            ("reason", outcome.reason.as_str().into()),
             ("summary", outcome.summary.into()),
             ("winners", outcome.winners.into()),
         ]),
@@ -63,7 +67,8 @@ pub fn build_all(
         };
         put(KEYS[2], only(viewer, legal));
     }
-    put(KEYS[3], outcome);
+    put(KEYS[3], names_view(seats, game));
+    put(KEYS[4], outcome);
     let to_act = game.to_act();
     for viewer in watching.iter() {
         // Only a seat whose decision is awaited is asked something.
@@ -73,20 +78,47 @@ pub fn build_all(
             }
             _ => ViewValue::Null,
         };
-        put(KEYS[4], only(viewer, prompt));
+        put(KEYS[5], only(viewer, prompt));
     }
-    put(KEYS[5], game.id().into());
+    put(KEYS[6], game.id().into());
     for viewer in watching.iter() {
         let seat = match viewer {
             Viewer::Seat(seat) => Some(seat),
             Viewer::Spectator => None,
         };
-        put(KEYS[6], only(viewer, seat.into()));
+        put(KEYS[7], only(viewer, seat.into()));
     }
-    put(KEYS[7], seats_view(seats));
-    put(KEYS[8], status_name.into());
-    put(KEYS[9], to_act.into());
+    put(KEYS[8], seats_view(seats));
+    put(KEYS[9], status_name.into());
+    put(KEYS[10], to_act.into());
     ViewValue::Object(pairs)
+}
+
+/// Each seat's name, in seat order: the battle's [`Names`] once it has started (what its
+/// log and outcome say), before that the names the seats' holders gave (`seats`, which a
+/// replay leaves empty: a replay has started).
+fn names_view(seats: &[SeatInfo], game: &dyn Ruleset) -> ViewValue {
+    let text = |names: &Names| {
+        ViewValue::List(
+            names
+                .all()
+                .iter()
+                .map(|name| ViewValue::text(name))
+                .collect(),
+        )
+    };
+    match game.names() {
+        Some(names) => text(names),
+        None => {
+            let given = (0..game.seat_count())
+                .map(|seat| {
+                    let held = seats.get(seat).and_then(|info| info.name.clone());
+                    held.or_else(|| game.bot_name(seat).map(str::to_owned))
+                })
+                .collect();
+            text(&Names::new(given))
+        }
+    }
 }
 
 /// Each seat as one word, in seat order: `free` (nobody holds it), `bot` (the server plays
@@ -126,14 +158,14 @@ mod tests {
                 taken: true,
                 bot: false,
                 connected: false,
+                name: Some("Ana".into()),
             }];
             let waiting = build_all("b1", status, &seats, &*game, Viewers::SPECTATORS);
-            assert_eq!(
-                waiting.project(Viewer::Spectator).to_value()["game"],
-                Value::Null
-            );
-            for seat in 0..2 {
-                game.setup(seat, None).expect("the default setup");
+            let waiting = waiting.project(Viewer::Spectator).to_value();
+            assert_eq!(waiting["game"], Value::Null);
+            assert_eq!(waiting["names"], json!(["Ana", "Player 2"]));
+            for (seat, name) in [(0, Some("Ana")), (1, None)] {
+                game.setup_as(seat, None, name).expect("the default setup");
             }
             let view = build_all("b1", status, &seats, &*game, Viewers::SPECTATORS)
                 .project(Viewer::Spectator);
@@ -150,6 +182,7 @@ mod tests {
             assert_eq!(view["legal"], json!([]));
             assert_eq!(view["prompt"], Value::Null);
             assert_eq!(view["seats"], json!(["away"]));
+            assert_eq!(view["names"], json!(["Ana", "Player 2"]));
             assert!(view["game"].is_object());
         }
     }
