@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod follower;
 pub mod http;
+pub mod process;
 
 use std::time::Duration;
 
