@@ -165,8 +165,8 @@ pub struct Node {
 }
 
 impl Node {
-    /// Start node `id` on `redis` with the test lease, no pacing and no data directory;
-    /// `extra` flags after those.
+    /// Start node `id` on `redis` with the test lease, no pacing, the rates of clients at
+    /// machine speed and no data directory; `extra` flags after those.
     pub fn start(redis: &Redis, id: &str, extra: &[&str]) -> Node {
         Node::start_on(&redis.url(), id, TEST_LEASE_MS, extra)
     }
@@ -202,6 +202,8 @@ impl Node {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        // Tests and measures play at machine speed; the defaults are sized for people.
+        args.extend(crate::process::machine_rates_for(&binary));
         args.extend(extra.iter().map(|s| s.to_string()));
         let mut node = Node {
             child: None,

@@ -16,11 +16,9 @@ use crate::cluster::server_binary;
 use crate::follower::Follower;
 use crate::{Client, Create};
 
-/// The flags for a server that tests drive at machine speed: no pacing, and no rate limit
-/// a test's clients could meet (the defaults are sized for people).
-pub const MACHINE_SPEED: &[&str] = &[
-    "--pace-ms",
-    "0",
+/// The rates of clients that play at machine speed, with nothing to meet (the defaults are
+/// sized for people).
+pub const MACHINE_RATES: &[&str] = &[
     "--rate-per-sec",
     "0",
     "--ip-rate-per-sec",
@@ -30,6 +28,37 @@ pub const MACHINE_SPEED: &[&str] = &[
     "--ip-create-rate-per-sec",
     "0",
 ];
+
+/// The flags for a server that tests drive at machine speed: no pacing, and
+/// [`MACHINE_RATES`].
+pub fn machine_speed() -> Vec<&'static str> {
+    let mut flags = vec!["--pace-ms", "0"];
+    flags.extend_from_slice(MACHINE_RATES);
+    flags
+}
+
+/// [`MACHINE_RATES`]' flags that the `battle-server` at `binary` knows (a build from before
+/// a flag, given with `--server-binary`, is not handed it), asked once per binary.
+pub fn machine_rates_for(binary: &Path) -> Vec<String> {
+    static KNOWN: Mutex<Vec<(std::path::PathBuf, Vec<String>)>> = Mutex::new(Vec::new());
+    let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, flags)) = known.iter().find(|(b, _)| b == binary) {
+        return flags.clone();
+    }
+    let help = Command::new(binary)
+        .arg("--help")
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .unwrap_or_default();
+    let flags: Vec<String> = MACHINE_RATES
+        .chunks(2)
+        .filter(|pair| help.contains(pair[0]))
+        .flatten()
+        .map(|s| s.to_string())
+        .collect();
+    known.push((binary.to_path_buf(), flags.clone()));
+    flags
+}
 
 /// A running `battle-server` process; killed (SIGKILL) when dropped.
 pub struct ServerProcess {

@@ -8,7 +8,7 @@
 use battle_e2e::cluster::Redis;
 use battle_e2e::follower::{advance, play_out};
 use battle_e2e::fresh_data_dir;
-use battle_e2e::process::{pvp_battle, rejoin, ServerProcess, MACHINE_SPEED};
+use battle_e2e::process::{machine_speed, pvp_battle, rejoin, ServerProcess};
 
 /// `stderr`'s last line: the sentence a server that did not start says.
 fn last_line(stderr: &str) -> &str {
@@ -22,11 +22,11 @@ fn last_line(stderr: &str) -> &str {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_server_on_the_same_directory_is_refused_and_the_first_plays_on() {
     let dir = fresh_data_dir("lock-twice");
-    let first = ServerProcess::start(&dir, MACHINE_SPEED);
+    let first = ServerProcess::start(&dir, &machine_speed());
     let (mut p0, mut p1, _) = pvp_battle(&first.url, "first").await;
     assert!(advance(&mut [&mut p0, &mut p1], 3).await > 0);
 
-    let refused = ServerProcess::try_start(&dir, MACHINE_SPEED)
+    let refused = ServerProcess::try_start(&dir, &machine_speed())
         .err()
         .expect("a second server on the same directory does not start");
     assert_eq!(refused.status.code(), Some(2), "{}", refused.stderr);
@@ -56,14 +56,14 @@ async fn a_second_server_on_the_same_directory_is_refused_and_the_first_plays_on
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_kill_9_the_next_start_takes_the_directory_at_once() {
     let dir = fresh_data_dir("lock-kill");
-    let mut first = ServerProcess::start(&dir, MACHINE_SPEED);
+    let mut first = ServerProcess::start(&dir, &machine_speed());
     let (mut p0, mut p1, tokens) = pvp_battle(&first.url, "before").await;
     let battle = p0.battle();
     assert!(advance(&mut [&mut p0, &mut p1], 4).await > 0);
     let seen = p0.seen_log;
     first.kill();
     // At once: no wait, no clean-up by hand.
-    let second = ServerProcess::start(&dir, MACHINE_SPEED);
+    let second = ServerProcess::start(&dir, &machine_speed());
     let mut p0 = rejoin(&second.url, "after p0", &battle, &tokens[0]).await;
     let mut p1 = rejoin(&second.url, "after p1", &battle, &tokens[1]).await;
     p0.seen_log = seen;
@@ -80,7 +80,7 @@ async fn a_cluster_node_holds_its_data_directory_and_node_id_the_same_way() {
     let url = redis.url();
     let node: Vec<&str> = ["--cluster-url", url.as_str(), "--lease-ms", "1000"]
         .into_iter()
-        .chain(MACHINE_SPEED.iter().copied())
+        .chain(machine_speed())
         .collect();
     let first = ServerProcess::start(&dir, &node);
     let id = std::fs::read_to_string(dir.join("node-id")).expect("the node id is kept");

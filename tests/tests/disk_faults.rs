@@ -22,7 +22,7 @@ use std::time::Duration;
 use battle_e2e::battle_client::ViewTracker;
 use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use battle_e2e::http::{get, scrape};
-use battle_e2e::process::{ServerProcess, MACHINE_SPEED};
+use battle_e2e::process::{machine_speed, ServerProcess};
 use battle_e2e::{fill_first, public_game, settle, Client, Create};
 use serde_json::json;
 
@@ -414,7 +414,7 @@ async fn reads_go_on(server: &ServerProcess, quiet_battle: &str, finished: &str)
 /// A server started again on `dir` (the one before killed): both players take their seats
 /// back and find the battle exactly as they were last shown it.
 async fn comes_back_as_shown(dir: &Path, table: &Table) {
-    let again = ServerProcess::start(dir, MACHINE_SPEED);
+    let again = ServerProcess::start(dir, &machine_speed());
     let health = get(again.addr, "/health").await.json();
     assert_eq!(health["quarantined"], 0, "{health}");
     for (seat, token) in table.tokens.iter().enumerate() {
@@ -434,7 +434,7 @@ async fn a_full_disk_refuses_moves_serves_reads_and_recovers_when_space_returns(
         return;
     };
     let dir = disk.path.join("data");
-    let server = ServerProcess::start(&dir, MACHINE_SPEED);
+    let server = ServerProcess::start(&dir, &machine_speed());
     let finished = finished_battle(&server.url).await;
     let quiet = Client::connect_url(&server.url, "quiet")
         .await
@@ -503,7 +503,7 @@ async fn a_filesystem_turned_read_only_refuses_moves_and_loses_nothing_shown() {
     // A filesystem that turns read-only on a disk error never writes back what it had not
     // written yet: as after a power loss, only commits that waited for the disk (--fsync)
     // are sure to be there.
-    let fsync: Vec<&str> = MACHINE_SPEED.iter().copied().chain(["--fsync"]).collect();
+    let fsync: Vec<&str> = machine_speed().into_iter().chain(["--fsync"]).collect();
     let server = ServerProcess::start(&dir, &fsync);
     let finished = finished_battle(&server.url).await;
     let quiet = Client::connect_url(&server.url, "quiet")

@@ -12,7 +12,7 @@ use std::time::Duration;
 use battle_e2e::battle_protocol::ErrorCode;
 use battle_e2e::follower::{advance, play_out, Follower};
 use battle_e2e::http::{get, scrape};
-use battle_e2e::process::{pvp_battle, rejoin, run_command, ServerProcess, MACHINE_SPEED};
+use battle_e2e::process::{machine_speed, pvp_battle, rejoin, run_command, ServerProcess};
 use battle_e2e::{fresh_data_dir, Client};
 use battle_protocol::ClientMsg;
 
@@ -62,7 +62,7 @@ async fn is_not_served(url: &str, kept: &Kept) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn damaged_battles_are_set_aside_and_every_other_battle_comes_back() {
     let dir = fresh_data_dir("quarantine");
-    let mut first = ServerProcess::start(&dir, MACHINE_SPEED);
+    let mut first = ServerProcess::start(&dir, &machine_speed());
     let mut kept = Vec::new();
     let mut players: Vec<Follower> = Vec::new();
     for b in 0..6 {
@@ -104,7 +104,7 @@ async fn damaged_battles_are_set_aside_and_every_other_battle_comes_back() {
     .expect("an input the rules refuse");
     drop(db);
 
-    let mut second = ServerProcess::start(&dir, MACHINE_SPEED);
+    let mut second = ServerProcess::start(&dir, &machine_speed());
     let log = second.stderr();
     for (b, why) in [
         (0, "input 2 is written twice"),
@@ -185,7 +185,7 @@ async fn damaged_battles_are_set_aside_and_every_other_battle_comes_back() {
     assert!(out.starts_with("2 battles are set aside"), "{out}");
 
     // The retried battle comes back and plays on; the two still set aside stay aside.
-    let third = ServerProcess::start(&dir, MACHINE_SPEED);
+    let third = ServerProcess::start(&dir, &machine_speed());
     plays_to_the_end(&third.url, &kept[2]).await;
     let health = get(third.addr, "/health").await.json();
     assert_eq!(health["quarantined"], 2, "{health}");
