@@ -27,7 +27,7 @@ mod node;
 mod patch;
 mod peer;
 mod preflight;
-mod procfs;
+pub mod procfs;
 mod progress;
 mod reader;
 mod report;

@@ -60,8 +60,8 @@ impl Lobby {
         tracing::info!(
             restored,
             found,
-            quarantined = self.quarantined_count(),
             ms = started.elapsed().as_millis() as u64,
+            quarantined = self.quarantined_count(),
             "battles restored from the store"
         );
         restored
