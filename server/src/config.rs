@@ -119,6 +119,12 @@ pub const DEFAULT_CREATE_RATE: Rate = Rate::new(2, 10);
 /// Creates all connections from one address may send together: 10 a second, 50 at once.
 pub const DEFAULT_IP_CREATE_RATE: Rate = Rate::new(10, 50);
 
+/// Rate refusals within ten seconds after which a connection is closed with 1008: a person
+/// at the default rates is never refused at all, and a client refused more than once a
+/// second on average (anything sent steadily at twice a rate, creates included) is
+/// flooding.
+pub const DEFAULT_FLOOD_REFUSALS: u32 = 10;
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -149,7 +155,7 @@ impl Default for Config {
             list_rate: Rate::new(20, 40),
             create_rate: DEFAULT_CREATE_RATE,
             ip_create_rate: DEFAULT_IP_CREATE_RATE,
-            flood_refusals: 100,
+            flood_refusals: DEFAULT_FLOOD_REFUSALS,
             handshake_timeout: Duration::from_secs(5),
             cluster: None,
         }

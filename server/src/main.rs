@@ -169,7 +169,8 @@ struct Args {
     ip_create_rate_burst: u32,
     /// Rate refusals within 10 seconds after which a connection is closed with 1008 (policy
     /// violation) (0: never closed for it).
-    #[arg(long, env = "BATTLE_FLOOD_REFUSALS", default_value_t = 100)]
+    #[arg(long, env = "BATTLE_FLOOD_REFUSALS",
+          default_value_t = battle_server::config::DEFAULT_FLOOD_REFUSALS)]
     flood_refusals: u32,
     /// Seconds a new connection has to send its request's head (its WebSocket opening
     /// handshake, or an HTTP request); then it is closed (silent, half-open and trickling
