@@ -3,7 +3,8 @@
 //!
 //! Kinds: `ping` (the protocol's), `list`, `create` (private synergy battles), `act` (moves
 //! in a battle of its own against the server's bot: `end_turn` whenever it may, refused
-//! `not_your_turn` otherwise; a new battle when one ends), `ping-frame` (WebSocket pings).
+//! `not_your_turn` otherwise; a new battle when one ends, within the default create rate),
+//! `ping-frame` (WebSocket pings).
 //! `--rate` defaults to the server's default rate for the kind; `--connections N` floods
 //! from N connections of this one address. Every connection stops after `--secs` (at most
 //! ten minutes) or when the server closes it.
@@ -195,9 +196,18 @@ async fn one(url: &str, kind: Kind, rate: f64, deadline: Instant) -> anyhow::Res
     let mut next = Instant::now();
     // `act`: the battle it moves in (made before the flood's clock matters).
     let mut battle: Option<String> = None;
+    let mut last_create = None;
     let mut req = 0u64;
     if kind == Kind::Act {
-        battle = Some(new_battle(&mut sink, &mut stream).await?);
+        match new_battle(&mut sink, &mut stream, &mut last_create).await? {
+            Made::Battle(id) => battle = Some(id),
+            Made::Closed(code) => {
+                tally.closed_with = Some(code);
+                return Ok(tally);
+            }
+        }
+        // Its creation and its join were two of its messages: the rate holds them too.
+        next += every * 2;
     }
     loop {
         tokio::select! {
@@ -224,10 +234,17 @@ async fn one(url: &str, kind: Kind, rate: f64, deadline: Instant) -> anyhow::Res
                             tally.rate_limited += 1
                         }
                         ServerMsg::Error { code: ErrorCode::BattleOver, .. } if kind == Kind::Act => {
-                            // Its battle ended: another one (the creation counts as an answer).
-                            let id = new_battle(&mut sink, &mut stream).await?;
-                            battle = Some(id);
+                            // Its battle ended: another one (the creation counts as an
+                            // answer; it and the join take two of the rate's messages).
+                            match new_battle(&mut sink, &mut stream, &mut last_create).await? {
+                                Made::Battle(id) => battle = Some(id),
+                                Made::Closed(code) => {
+                                    tally.closed_with = Some(code);
+                                    break;
+                                }
+                            }
                             tally.answered += 1;
+                            next += every * 2;
                         }
                         ServerMsg::Error { code, .. } => {
                             *tally.refused.entry(code.to_string()).or_default() += 1
@@ -291,39 +308,95 @@ type Stream = futures::stream::SplitStream<
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
 >;
 
-/// Create a private synergy battle against the server's bot (no pacing) and take seat 0;
-/// its id.
-async fn new_battle(sink: &mut Sink, stream: &mut Stream) -> anyhow::Result<String> {
+/// What making the flooder a new battle came to.
+enum Made {
+    /// Its id: the flooder holds seat 0.
+    Battle(String),
+    /// The server closed the connection, with this code.
+    Closed(u16),
+}
+
+/// Create a private synergy battle against the server's bot (no pacing) and take seat 0,
+/// no sooner than the default create rate allows after the one before (`last`).
+async fn new_battle(
+    sink: &mut Sink,
+    stream: &mut Stream,
+    last: &mut Option<Instant>,
+) -> anyhow::Result<Made> {
+    let spacing = Duration::from_secs(1) / DEFAULT_CREATE_RATE.per_sec;
+    if let Some(at) = *last {
+        tokio::time::sleep_until(at + spacing).await;
+    }
+    *last = Some(Instant::now());
     let create = json!({"type": "create", "ruleset": "synergy", "options": {"mode": "pve"},
                         "private": true, "pace_ms": 0, "req": 0});
-    sink.send(Message::text(create.to_string())).await?;
-    let battle = loop {
-        match next_msg(stream).await? {
-            ServerMsg::Created { battle_id, .. } => break battle_id,
-            ServerMsg::Error { code, message, .. } => {
-                bail!("the flooder's battle was refused ({code}): {message}")
-            }
-            _ => {}
-        }
+    let battle = match ask(sink, stream, &create).await? {
+        Got::Msg(ServerMsg::Created { battle_id, .. }) => battle_id,
+        Got::Closed(code) => return Ok(Made::Closed(code)),
+        Got::Msg(other) => bail!("the flooder's battle was refused: {other:?}"),
     };
     let join = json!({"type": "join", "battle_id": battle, "seat": 0, "req": 0});
-    sink.send(Message::text(join.to_string())).await?;
-    loop {
-        match next_msg(stream).await? {
-            ServerMsg::Joined { .. } => return Ok(battle),
-            ServerMsg::Error { code, message, .. } => {
-                bail!("the flooder's seat was refused ({code}): {message}")
-            }
-            _ => {}
-        }
+    match ask(sink, stream, &join).await? {
+        Got::Msg(ServerMsg::Joined { .. }) => Ok(Made::Battle(battle)),
+        Got::Closed(code) => Ok(Made::Closed(code)),
+        Got::Msg(other) => bail!("the flooder's seat was refused: {other:?}"),
     }
 }
 
-async fn next_msg(stream: &mut Stream) -> anyhow::Result<ServerMsg> {
+/// A message from the server, or its close.
+enum Got {
+    Msg(ServerMsg),
+    /// The close code (1005 when the close frame gave none).
+    Closed(u16),
+}
+
+/// Send `request` (its `req` 0) and return its answer; over a rate (under a flood of moves
+/// the message bucket is empty), wait as told and ask again.
+async fn ask(
+    sink: &mut Sink,
+    stream: &mut Stream,
+    request: &serde_json::Value,
+) -> anyhow::Result<Got> {
+    for _ in 0..100 {
+        if sink.send(Message::text(request.to_string())).await.is_err() {
+            // Closed under it: the close frame says why.
+            return next_msg(stream).await;
+        }
+        loop {
+            match next_msg(stream).await? {
+                Got::Msg(ServerMsg::Error {
+                    code: ErrorCode::RateLimited,
+                    retry_after_ms: Some(ms),
+                    req: Some(0),
+                    ..
+                }) => {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    break;
+                }
+                got @ (Got::Closed(_)
+                | Got::Msg(
+                    ServerMsg::Created { req: Some(0), .. }
+                    | ServerMsg::Joined { req: Some(0), .. }
+                    | ServerMsg::Error { req: Some(0), .. },
+                )) => return Ok(got),
+                Got::Msg(_) => {}
+            }
+        }
+    }
+    bail!("refused over the rates 100 times in a row")
+}
+
+/// The next message, or the server's close.
+async fn next_msg(stream: &mut Stream) -> anyhow::Result<Got> {
     loop {
         match tokio::time::timeout(Duration::from_secs(10), stream.next()).await {
             Ok(Some(Ok(Message::Text(text)))) => {
-                return serde_json::from_str(&text).context("a server message")
+                return Ok(Got::Msg(
+                    serde_json::from_str(&text).context("a server message")?,
+                ))
+            }
+            Ok(Some(Ok(Message::Close(frame)))) => {
+                return Ok(Got::Closed(frame.map_or(1005, |f| u16::from(f.code))))
             }
             Ok(Some(Ok(_))) => {}
             Ok(Some(Err(err))) => bail!("the connection failed: {err}"),
