@@ -26,9 +26,10 @@ use anyhow::{bail, Context};
 use battle_e2e::battle_client::loadtest::procfs;
 use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use battle_e2e::battle_server::config::{DEFAULT_CREATE_RATE, DEFAULT_MESSAGE_RATE};
+use battle_e2e::Create;
 use clap::Parser;
 use futures::{SinkExt, StreamExt};
-use serde_json::json;
+use serde_json::{json, Value};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -279,18 +280,7 @@ fn request(kind: Kind, battle: Option<&str>, req: u64) -> String {
             cursor: None,
             req: Some(req),
         },
-        Kind::Create => ClientMsg::Create {
-            ruleset: "synergy".into(),
-            options: None,
-            bots: Vec::new(),
-            private: true,
-            pace_ms: None,
-            grace_ms: None,
-            seed: None,
-            spectator_delay_ms: None,
-            timer: None,
-            req: Some(req),
-        },
+        Kind::Create => Create::synergy(Value::Null).private().message(Some(req)),
         Kind::Act => ClientMsg::Act {
             battle_id: battle.unwrap_or_default().to_string(),
             action: json!({"kind": "end_turn"}),

@@ -150,6 +150,21 @@ pub fn server_binary() -> PathBuf {
         .clone()
 }
 
+/// `binary` with `args`, its log level from `BATTLE_NODE_LOG` (default `warn`), nothing on
+/// stdin and its stdout (the listening line) piped.
+pub fn server_command(binary: &Path, args: &[impl AsRef<std::ffi::OsStr>]) -> Command {
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .env(
+            "RUST_LOG",
+            std::env::var("BATTLE_NODE_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped());
+    command
+}
+
 /// One node: a `battle-server` process in cluster mode.
 pub struct Node {
     child: Option<Child>,
@@ -218,14 +233,7 @@ impl Node {
     }
 
     fn launch(&mut self) {
-        let mut child = Command::new(&self.binary)
-            .args(&self.args)
-            .env(
-                "RUST_LOG",
-                std::env::var("BATTLE_NODE_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+        let mut child = server_command(&self.binary, &self.args)
             .stderr(Stdio::inherit())
             .spawn()
             .expect("the battle-server binary runs");

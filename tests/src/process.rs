@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::cluster::server_binary;
+use crate::cluster::{server_binary, server_command};
 use crate::follower::Follower;
 use crate::{Client, Create};
 
@@ -101,14 +101,7 @@ impl ServerProcess {
 
     /// `battle-server ARGS` (nothing added), or how it ended when it did not start.
     pub fn try_with(args: &[&str]) -> Result<ServerProcess, Refused> {
-        let mut child = Command::new(server_binary())
-            .args(args)
-            .env(
-                "RUST_LOG",
-                std::env::var("BATTLE_NODE_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+        let mut child = server_command(&server_binary(), args)
             .stderr(Stdio::piped())
             .spawn()
             .expect("the battle-server binary runs");

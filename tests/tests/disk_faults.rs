@@ -336,6 +336,34 @@ async fn finished_battle(url: &str) -> String {
     battle
 }
 
+/// A server on a data directory, with a battle finished (for its replay), one that nobody
+/// plays (to watch), and a table whose players made four moves.
+struct Scene {
+    server: ServerProcess,
+    finished: String,
+    quiet: String,
+    table: Table,
+}
+
+impl Scene {
+    async fn set(dir: &Path, flags: &[&str]) -> Scene {
+        let server = ServerProcess::start(dir, flags);
+        let finished = finished_battle(&server.url).await;
+        let quiet = Client::connect_url(&server.url, "quiet")
+            .await
+            .create(Create::synergy(json!({"mode": "pvp"})))
+            .await;
+        let mut table = Table::open(&server.url).await;
+        table.play(4).await;
+        Scene {
+            server,
+            finished,
+            quiet,
+            table,
+        }
+    }
+}
+
 /// Moves until one is refused with `store_unavailable` (bounded); whether one was held on
 /// the way (taken when the fault began), and by which seat.
 async fn until_refused(table: &mut Table) -> Option<usize> {
@@ -393,18 +421,7 @@ async fn reads_go_on(server: &ServerProcess, quiet_battle: &str, finished: &str)
     // What needs a write is refused, saying why.
     let req = reader.req();
     reader
-        .send(ClientMsg::Create {
-            ruleset: "synergy".into(),
-            options: None,
-            bots: Vec::new(),
-            private: false,
-            pace_ms: None,
-            grace_ms: None,
-            seed: None,
-            spectator_delay_ms: None,
-            timer: None,
-            req: Some(req),
-        })
+        .send(Create::synergy(json!({"mode": "pvp"})).message(Some(req)))
         .await;
     reader
         .expect_error(ErrorCode::StoreUnavailable, Some(req))
@@ -434,14 +451,12 @@ async fn a_full_disk_refuses_moves_serves_reads_and_recovers_when_space_returns(
         return;
     };
     let dir = disk.path.join("data");
-    let server = ServerProcess::start(&dir, &machine_speed());
-    let finished = finished_battle(&server.url).await;
-    let quiet = Client::connect_url(&server.url, "quiet")
-        .await
-        .create(Create::synergy(json!({"mode": "pvp"})))
-        .await;
-    let mut table = Table::open(&server.url).await;
-    table.play(4).await;
+    let Scene {
+        server,
+        finished,
+        quiet,
+        mut table,
+    } = Scene::set(&dir, &machine_speed()).await;
 
     let filled = disk.fill();
     eprintln!("the filesystem is full ({filled} bytes of filler)");
@@ -504,14 +519,12 @@ async fn a_filesystem_turned_read_only_refuses_moves_and_loses_nothing_shown() {
     // written yet: as after a power loss, only commits that waited for the disk (--fsync)
     // are sure to be there.
     let fsync: Vec<&str> = machine_speed().into_iter().chain(["--fsync"]).collect();
-    let server = ServerProcess::start(&dir, &fsync);
-    let finished = finished_battle(&server.url).await;
-    let quiet = Client::connect_url(&server.url, "quiet")
-        .await
-        .create(Create::synergy(json!({"mode": "pvp"})))
-        .await;
-    let mut table = Table::open(&server.url).await;
-    table.play(4).await;
+    let Scene {
+        server,
+        finished,
+        quiet,
+        mut table,
+    } = Scene::set(&dir, &fsync).await;
 
     disk.turn_read_only();
     let held = until_refused(&mut table).await;

@@ -299,19 +299,8 @@ async fn a_refused_create_does_nothing_and_waiting_as_told_is_enough() {
     let mut host = Client::connect(&server, "host").await;
     let first = host.create(Create::synergy(Value::Null)).await;
     let req = host.req();
-    host.send(ClientMsg::Create {
-        ruleset: "synergy".into(),
-        options: None,
-        bots: Vec::new(),
-        private: false,
-        pace_ms: None,
-        grace_ms: None,
-        seed: None,
-        spectator_delay_ms: None,
-        timer: None,
-        req: Some(req),
-    })
-    .await;
+    host.send(Create::synergy(Value::Null).message(Some(req)))
+        .await;
     let ms = retry_after(&host.expect_msg().await, Some(req));
     assert!((1..=500).contains(&ms), "two a second: wait {ms} ms");
     let listed: Vec<String> = host.list().await.into_iter().map(|b| b.battle_id).collect();

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use battle_protocol::{BattleStatus, BattleSummary};
 use battle_rules::error::OptionsError;
-use battle_rules::input_log::{Input, ReplayError};
+use battle_rules::input_log::{self, Input, InputLog, ReplayError};
 use battle_rules::Ruleset;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -33,28 +33,26 @@ pub struct Rebuilt {
 /// battle that does not rebuild is set aside (quarantined), never restored half-way.
 pub fn rebuild(saved: &SavedBattle, config: &Config) -> Result<Rebuilt, ReplayError> {
     let created = &saved.created;
-    let entry = config
-        .ruleset(&created.ruleset)
-        .ok_or_else(|| ReplayError::UnknownRuleset(created.ruleset.clone()))?;
-    if entry.version != created.version {
-        return Err(ReplayError::Version {
-            ruleset: entry.id.to_string(),
-            logged: created.version,
-            have: entry.version,
-        });
-    }
     let options: Value = serde_json::from_str(&created.options)
         .map_err(|err| ReplayError::Options(OptionsError(format!("not JSON: {err}"))))?;
-    let mut game = (entry.build)(&options, created.seed).map_err(ReplayError::from)?;
-    for (index, input) in saved.inputs.iter().enumerate() {
-        input
-            .apply_to(&mut *game)
-            .map_err(|error| ReplayError::Refused {
-                index,
-                error: Box::new(error),
-            })?;
-    }
-    Ok(Rebuilt { options, game })
+    let log = InputLog {
+        format: input_log::FORMAT,
+        ruleset: created.ruleset.clone(),
+        version: created.version,
+        options,
+        seed: created.seed,
+        inputs: saved.inputs.clone(),
+    };
+    // The one ruleset the battle names, if this server offers it (its version is checked).
+    let offered = config
+        .ruleset(&created.ruleset)
+        .map(std::slice::from_ref)
+        .unwrap_or_default();
+    let game = input_log::replay(&log, offered)?;
+    Ok(Rebuilt {
+        options: log.options,
+        game,
+    })
 }
 
 /// The actor, handle and summary of a saved battle, replayed to where it was; or why it
