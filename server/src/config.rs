@@ -62,6 +62,8 @@ pub struct Config {
     pub unjoined_ttl: Duration,
     /// Every message one connection sends (text, binary and ping frames).
     pub message_rate: Rate,
+    /// Every message of all connections from one address together.
+    pub ip_message_rate: Rate,
     /// One connection's lobby reads: `hello`, `list`, `replay`.
     pub list_rate: Rate,
     /// One connection's `create`s.
@@ -99,6 +101,30 @@ impl Rate {
     pub const UNLIMITED: Rate = Rate::new(0, 0);
 }
 
+/// Messages (text, binary and ping frames) one connection may send: 20 a second, 40 at
+/// once. A person playing a turn-based game sends a few a second at the most (a move, a
+/// resync, a keepalive); 20 a second is a thousandth of what the server handles on two
+/// cores, so no single connection can take more than that share.
+pub const DEFAULT_MESSAGE_RATE: Rate = Rate::new(20, 40);
+
+/// Messages all connections from one address may send together: ten busy players behind
+/// one address (a household, an office), 200 a second and 400 at once. Behind a proxy every
+/// client shares the proxy's address: raise it there.
+pub const DEFAULT_IP_MESSAGE_RATE: Rate = Rate::new(200, 400);
+
+/// Creates one connection may send: two a second, ten at once (a person starts a battle
+/// now and then; `queue` counts as one).
+pub const DEFAULT_CREATE_RATE: Rate = Rate::new(2, 10);
+
+/// Creates all connections from one address may send together: 10 a second, 50 at once.
+pub const DEFAULT_IP_CREATE_RATE: Rate = Rate::new(10, 50);
+
+/// Rate refusals within ten seconds after which a connection is closed with 1008: a person
+/// at the default rates is never refused at all, and a client refused more than once a
+/// second on average (anything sent steadily at twice a rate, creates included) is
+/// flooding.
+pub const DEFAULT_FLOOD_REFUSALS: u32 = 10;
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -124,11 +150,12 @@ impl Default for Config {
             max_open_battles_per_connection: 64,
             max_open_battles_per_ip: 256,
             unjoined_ttl: Duration::from_secs(60),
-            message_rate: Rate::new(20_000, 20_000),
+            message_rate: DEFAULT_MESSAGE_RATE,
+            ip_message_rate: DEFAULT_IP_MESSAGE_RATE,
             list_rate: Rate::new(20, 40),
-            create_rate: Rate::new(1_000, 1_000),
-            ip_create_rate: Rate::new(1_000, 2_000),
-            flood_refusals: 100,
+            create_rate: DEFAULT_CREATE_RATE,
+            ip_create_rate: DEFAULT_IP_CREATE_RATE,
+            flood_refusals: DEFAULT_FLOOD_REFUSALS,
             handshake_timeout: Duration::from_secs(5),
             cluster: None,
         }
@@ -141,12 +168,27 @@ impl Config {
         self.rulesets.iter().copied().find(|entry| entry.id == id)
     }
 
-    /// Settings for tests: an ephemeral loopback port, no pacing, battles in memory only.
+    /// Settings for tests: an ephemeral loopback port, no pacing, battles in memory only,
+    /// and rates for clients that play at machine speed (the defaults are sized for people;
+    /// tests of the limits set them).
     pub fn for_tests() -> Self {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             default_pace_ms: 0,
-            ..Config::default()
+            ..Config::default().at_machine_speed()
+        }
+    }
+
+    /// These settings with the per-connection and per-address rates of clients that play
+    /// at machine speed (load generators, tests): no message or create rate (lobby reads
+    /// and the flood limit stay).
+    pub fn at_machine_speed(self) -> Self {
+        Config {
+            message_rate: Rate::UNLIMITED,
+            ip_message_rate: Rate::UNLIMITED,
+            create_rate: Rate::UNLIMITED,
+            ip_create_rate: Rate::UNLIMITED,
+            ..self
         }
     }
 }

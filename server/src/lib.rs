@@ -4,10 +4,12 @@
 //! The `battle-server` binary is a thin wrapper over [`start`]; end-to-end tests call it too,
 //! on `127.0.0.1:0`.
 
+pub mod admin;
 pub mod battle;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod dir_lock;
 pub mod http;
 pub mod lobby;
 pub mod matchmaker;
@@ -16,6 +18,7 @@ pub mod open_files;
 pub mod quota;
 pub mod replay;
 pub mod server;
+pub mod start_error;
 pub mod store;
 
 /// The rulesets, the view pipeline and the input log (the pure part of the server).
@@ -23,3 +26,4 @@ pub use battle_rules as rules;
 
 pub use config::Config;
 pub use server::{start, RunningServer};
+pub use start_error::StartError;

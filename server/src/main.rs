@@ -9,9 +9,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context;
 use battle_server::config::Rate;
 use battle_server::Config;
 use clap::Parser;
@@ -65,7 +65,12 @@ struct Args {
     /// Where battles are kept (a SQLite database, created on the first run), so that a
     /// killed or restarted server brings every unfinished battle back; `none` keeps them in
     /// memory only.
-    #[arg(long, env = "BATTLE_DATA_DIR", default_value = "./battle-data")]
+    #[arg(
+        long,
+        env = "BATTLE_DATA_DIR",
+        default_value = "./battle-data",
+        global = true
+    )]
     data_dir: String,
     /// Make every commit wait for the disk: battles then survive power loss too, not only a
     /// killed process, at the cost of one disk flush per group of commits.
@@ -122,33 +127,50 @@ struct Args {
     #[arg(long, env = "BATTLE_UNJOINED_TTL_SECS", default_value_t = 60)]
     unjoined_ttl_secs: u64,
     /// Messages (text, binary and ping frames) one connection may send a second, on average
-    /// (0: no limit); beyond it they are refused with rate_limited.
-    #[arg(long, env = "BATTLE_RATE_PER_SEC", default_value_t = 20_000)]
+    /// (0: no limit); beyond it they are refused with rate_limited. Sized for people; a load
+    /// generator needs 0.
+    #[arg(long, env = "BATTLE_RATE_PER_SEC",
+          default_value_t = battle_server::config::DEFAULT_MESSAGE_RATE.per_sec)]
     rate_per_sec: u32,
     /// Messages one connection may send at once, above its rate.
-    #[arg(long, env = "BATTLE_RATE_BURST", default_value_t = 20_000)]
+    #[arg(long, env = "BATTLE_RATE_BURST",
+          default_value_t = battle_server::config::DEFAULT_MESSAGE_RATE.burst)]
     rate_burst: u32,
+    /// Messages all connections from one client address may send a second together (0: no
+    /// limit). Behind a proxy every client shares its address: raise it there.
+    #[arg(long, env = "BATTLE_IP_RATE_PER_SEC",
+          default_value_t = battle_server::config::DEFAULT_IP_MESSAGE_RATE.per_sec)]
+    ip_rate_per_sec: u32,
+    /// Messages all connections from one address may send at once.
+    #[arg(long, env = "BATTLE_IP_RATE_BURST",
+          default_value_t = battle_server::config::DEFAULT_IP_MESSAGE_RATE.burst)]
+    ip_rate_burst: u32,
     /// Lobby reads (hello, list, replay) one connection may send a second (0: no limit).
     #[arg(long, env = "BATTLE_LIST_RATE_PER_SEC", default_value_t = 20)]
     list_rate_per_sec: u32,
     /// Lobby reads one connection may send at once.
     #[arg(long, env = "BATTLE_LIST_RATE_BURST", default_value_t = 40)]
     list_rate_burst: u32,
-    /// Creates one connection may send a second (0: no limit).
-    #[arg(long, env = "BATTLE_CREATE_RATE_PER_SEC", default_value_t = 1_000)]
+    /// Creates (and queues) one connection may send a second (0: no limit).
+    #[arg(long, env = "BATTLE_CREATE_RATE_PER_SEC",
+          default_value_t = battle_server::config::DEFAULT_CREATE_RATE.per_sec)]
     create_rate_per_sec: u32,
     /// Creates one connection may send at once.
-    #[arg(long, env = "BATTLE_CREATE_RATE_BURST", default_value_t = 1_000)]
+    #[arg(long, env = "BATTLE_CREATE_RATE_BURST",
+          default_value_t = battle_server::config::DEFAULT_CREATE_RATE.burst)]
     create_rate_burst: u32,
     /// Creates all connections from one client address may send a second (0: no limit).
-    #[arg(long, env = "BATTLE_IP_CREATE_RATE_PER_SEC", default_value_t = 1_000)]
+    #[arg(long, env = "BATTLE_IP_CREATE_RATE_PER_SEC",
+          default_value_t = battle_server::config::DEFAULT_IP_CREATE_RATE.per_sec)]
     ip_create_rate_per_sec: u32,
     /// Creates all connections from one client address may send at once.
-    #[arg(long, env = "BATTLE_IP_CREATE_RATE_BURST", default_value_t = 2_000)]
+    #[arg(long, env = "BATTLE_IP_CREATE_RATE_BURST",
+          default_value_t = battle_server::config::DEFAULT_IP_CREATE_RATE.burst)]
     ip_create_rate_burst: u32,
     /// Rate refusals within 10 seconds after which a connection is closed with 1008 (policy
     /// violation) (0: never closed for it).
-    #[arg(long, env = "BATTLE_FLOOD_REFUSALS", default_value_t = 100)]
+    #[arg(long, env = "BATTLE_FLOOD_REFUSALS",
+          default_value_t = battle_server::config::DEFAULT_FLOOD_REFUSALS)]
     flood_refusals: u32,
     /// Seconds a new connection has to send its request's head (its WebSocket opening
     /// handshake, or an HTTP request); then it is closed (silent, half-open and trickling
@@ -168,6 +190,43 @@ enum Cmd {
         #[arg(value_parser = battle_server::cluster::args::parse_node_id)]
         node_id: String,
     },
+    /// The battles set aside because they could not be restored (records unreadable, a
+    /// ruleset version this build lacks, a log the rules refuse): list them, retry one, or
+    /// drop one. Works on --data-dir (retry and drop only while no server holds it), or
+    /// with --cluster-url on the cluster's Redis.
+    Quarantine {
+        #[command(subcommand)]
+        action: QuarantineCmd,
+    },
+}
+
+/// What `quarantine` does.
+#[derive(Debug, Clone, clap::Subcommand)]
+enum QuarantineCmd {
+    /// List the battles set aside, with why and since when.
+    List,
+    /// Replay a battle with this build: if it replays, it leaves quarantine and the next
+    /// start (in a cluster, a live node) restores it; if not, it stays set aside.
+    Retry {
+        /// The battle's id.
+        battle_id: String,
+    },
+    /// Delete a battle set aside, for good.
+    Drop {
+        /// The battle's id.
+        battle_id: String,
+    },
+}
+
+impl QuarantineCmd {
+    fn action(&self) -> battle_server::admin::Action {
+        use battle_server::admin::Action;
+        match self {
+            QuarantineCmd::List => Action::List,
+            QuarantineCmd::Retry { battle_id } => Action::Retry(battle_id.clone()),
+            QuarantineCmd::Drop { battle_id } => Action::Drop(battle_id.clone()),
+        }
+    }
 }
 
 /// The form of the log lines.
@@ -197,17 +256,11 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-impl TryFrom<Args> for Config {
-    type Error = anyhow::Error;
-
-    fn try_from(args: Args) -> anyhow::Result<Config> {
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
         let data_dir = (args.data_dir != "none").then(|| PathBuf::from(&args.data_dir));
-        let cluster = args
-            .cluster
-            .config(data_dir.as_deref())
-            .context("cannot read or keep this node's id in the data directory")?;
-        Ok(Config {
-            cluster,
+        Config {
+            cluster: args.cluster.config(),
             listen: args.listen,
             default_pace_ms: args.pace_ms,
             finished_ttl: Duration::from_secs(args.finished_ttl_secs),
@@ -233,55 +286,98 @@ impl TryFrom<Args> for Config {
             max_open_battles_per_ip: args.max_open_battles_per_ip,
             unjoined_ttl: Duration::from_secs(args.unjoined_ttl_secs),
             message_rate: Rate::new(args.rate_per_sec, args.rate_burst),
+            ip_message_rate: Rate::new(args.ip_rate_per_sec, args.ip_rate_burst),
             list_rate: Rate::new(args.list_rate_per_sec, args.list_rate_burst),
             create_rate: Rate::new(args.create_rate_per_sec, args.create_rate_burst),
             ip_create_rate: Rate::new(args.ip_create_rate_per_sec, args.ip_create_rate_burst),
             flood_refusals: args.flood_refusals,
             handshake_timeout: Duration::from_secs(args.handshake_timeout_secs),
             ..Config::default()
-        })
+        }
     }
 }
 
+/// The exit status of a server that could not start, or a command that failed: the cause
+/// is said in one sentence on stderr.
+const FAILED: u8 = 2;
+
+/// Say `err` in one sentence on stderr; the failure's exit status.
+fn failed(err: impl std::fmt::Display) -> ExitCode {
+    eprintln!("battle-server: {err}");
+    ExitCode::from(FAILED)
+}
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     // Before the flags are read: the default connection cap follows the limit.
     let open_files = battle_server::open_files::raise_soft_limit();
     let args = Args::parse();
     init_logging(args.log_format);
-    if let Some(Cmd::Drain { node_id }) = &args.command {
-        let url =
-            args.cluster.cluster_url.as_deref().context(
-                "drain needs --cluster-url (or BATTLE_CLUSTER_URL): the cluster's Redis",
-            )?;
-        battle_server::cluster::node::ask_to_drain(url, node_id).await?;
-        println!("node {node_id} is asked to drain; it hands its battles over and stops");
-        return Ok(());
+    match args.command.clone() {
+        Some(Cmd::Drain { node_id }) => return drain(&args, &node_id).await,
+        Some(Cmd::Quarantine { action }) => return quarantine(args, action.action()).await,
+        None => {}
     }
-    let config = Config::try_from(args)?;
+    let config = Config::from(args);
     tracing::info!(
         max_connections = config.max_connections,
         max_connections_per_ip = config.max_connections_per_ip,
         open_files = open_files.unwrap_or(0),
         "connection limits"
     );
-    let server = match battle_server::start(config.clone()).await {
+    let server = match battle_server::start(config).await {
         Ok(server) => server,
-        Err(err) if config.cluster.is_some() && err.kind() == std::io::ErrorKind::Other => {
-            anyhow::bail!("{err}")
-        }
-        Err(err) => return Err(err).with_context(|| format!("cannot listen on {}", config.listen)),
+        Err(err) => return failed(err),
     };
     println!("battle-server listening on {}", server.url());
     tokio::select! {
         stopped = battle_server::server::stop_signal() => {
-            stopped.context("waiting for Ctrl-C or SIGTERM")?;
+            if let Err(err) = stopped {
+                return failed(format!("cannot wait for Ctrl-C or SIGTERM: {err}"));
+            }
         }
         () = server.drain_asked() => {}
     }
     tracing::info!("shutting down: committing every battle and closing connections");
     server.drain().await;
-    Ok(())
+    ExitCode::SUCCESS
+}
+
+/// `battle-server drain NODE_ID`.
+async fn drain(args: &Args, node_id: &str) -> ExitCode {
+    let Some(url) = args.cluster.cluster_url.as_deref() else {
+        return failed("drain needs --cluster-url (or BATTLE_CLUSTER_URL): the cluster's Redis");
+    };
+    match battle_server::cluster::node::ask_to_drain(url, node_id).await {
+        Ok(()) => {
+            println!("node {node_id} is asked to drain; it hands its battles over and stops");
+            ExitCode::SUCCESS
+        }
+        Err(err) => failed(err),
+    }
+}
+
+/// `battle-server quarantine list|retry|drop`, on the data directory or the cluster.
+async fn quarantine(args: Args, action: battle_server::admin::Action) -> ExitCode {
+    let url = args.cluster.cluster_url.clone();
+    let config = Config::from(args);
+    let done = match (&url, &config.data_dir) {
+        (Some(url), _) => battle_server::admin::on_cluster(url, &action, &config).await,
+        (None, Some(dir)) => battle_server::admin::on_directory(dir, &action, &config),
+        (None, None) => {
+            return failed(
+                "quarantine needs a data directory (--data-dir) or a cluster (--cluster-url)",
+            )
+        }
+    };
+    match done {
+        Ok(text) => {
+            print!("{}", text.trim_end_matches('\n'));
+            println!();
+            ExitCode::SUCCESS
+        }
+        Err(err) => failed(err),
+    }
 }
 
 #[cfg(test)]
@@ -295,5 +391,19 @@ mod tests {
         let args = Args::try_parse_from(["battle-server", "--log-format", "json"]).expect("json");
         assert_eq!(args.log_format, LogFormat::Json);
         assert!(Args::try_parse_from(["battle-server", "--log-format", "xml"]).is_err());
+    }
+
+    #[test]
+    fn quarantine_takes_list_retry_and_drop() {
+        let args =
+            Args::try_parse_from(["battle-server", "quarantine", "retry", "abc"]).expect("retry");
+        let Some(Cmd::Quarantine { action }) = args.command else {
+            panic!("a quarantine command");
+        };
+        assert_eq!(
+            action.action(),
+            battle_server::admin::Action::Retry("abc".into())
+        );
+        assert!(Args::try_parse_from(["battle-server", "quarantine", "drop"]).is_err());
     }
 }

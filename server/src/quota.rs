@@ -1,5 +1,6 @@
 //! Quotas on open battles: how many battles one connection, and one client address, may
-//! have created that are not yet under way; and how fast one address may create.
+//! have created that are not yet under way; and how fast one address may create, and send
+//! messages (all its connections together).
 //!
 //! A battle is *open* from its `create` until it is under way: started (every seat held)
 //! with a person in it, seated or watching. A battle its bots fill at once stays open until
@@ -36,16 +37,19 @@ pub struct Quotas {
     per_connection: usize,
     per_address: usize,
     create_rate: Rate,
+    message_rate: Rate,
     addresses: DashMap<IpAddr, Arc<Address>>,
     /// When the addresses were last swept (Unix milliseconds).
     swept_at: AtomicU64,
 }
 
-/// One client address: its open battles and its create bucket, shared by its connections.
+/// One client address: its open battles, its create bucket and its message bucket, shared
+/// by its connections.
 pub struct Address {
     ip: IpAddr,
     open: AtomicUsize,
     creates: Bucket,
+    messages: Bucket,
     /// When it last created (Unix milliseconds): its bucket is full again one burst later.
     created_at: AtomicU64,
 }
@@ -81,6 +85,7 @@ impl Quotas {
             per_connection: config.max_open_battles_per_connection,
             per_address: config.max_open_battles_per_ip,
             create_rate: config.ip_create_rate,
+            message_rate: config.ip_message_rate,
             addresses: DashMap::new(),
             swept_at: AtomicU64::new(unix_now_ms()),
         }
@@ -98,6 +103,7 @@ impl Quotas {
                     ip,
                     open: AtomicUsize::new(0),
                     creates: Bucket::new(self.create_rate),
+                    messages: Bucket::new(self.message_rate),
                     created_at: AtomicU64::new(0),
                 })
             })
@@ -120,6 +126,7 @@ impl Quotas {
                 ip,
                 open: AtomicUsize::new(0),
                 creates: Bucket::new(Rate::UNLIMITED),
+                messages: Bucket::new(Rate::UNLIMITED),
                 created_at: AtomicU64::new(0),
             }),
             limited: false,
@@ -206,9 +213,28 @@ impl Creator {
         self.address.creates.rate()
     }
 
+    /// Take a token from the address's message bucket; without one, how long until there
+    /// is one.
+    pub fn take_message(&self) -> Result<(), Duration> {
+        self.address.messages.take()
+    }
+
+    /// The address's message rate (all its connections together).
+    pub fn message_rate(&self) -> Rate {
+        self.address.messages.rate()
+    }
+
     /// Battles this connection created that are not yet under way.
     pub fn open(&self) -> usize {
         self.open.load(Ordering::Acquire)
+    }
+}
+
+impl Claim {
+    /// Whether the battle was created from `ip` (never for the matchmaker's battles, which
+    /// no address created).
+    pub fn created_from(&self, ip: IpAddr) -> bool {
+        !self.address.ip.is_unspecified() && self.address.ip == ip.to_canonical()
     }
 }
 

@@ -18,8 +18,10 @@ use crate::config::Config;
 use crate::connection;
 use crate::connection::accept_backoff::{classify, AcceptBackoff, Failure};
 use crate::connection::limits::{self, Limits};
+use crate::dir_lock::DirLock;
 use crate::lobby::Lobby;
-use crate::store::Store;
+use crate::start_error::StartError;
+use crate::store::{Loaded, Store};
 
 /// How long in-flight requests get to reach their battles when the server drains.
 const IN_FLIGHT_GRACE: Duration = Duration::from_millis(200);
@@ -37,6 +39,8 @@ pub struct RunningServer {
     limits: Arc<Limits>,
     /// Folds the metrics' samples into their histograms every few seconds.
     upkeep: JoinHandle<()>,
+    /// The data directory, held until the server has drained (or is dropped).
+    dir_lock: Option<DirLock>,
 }
 
 impl RunningServer {
@@ -47,9 +51,15 @@ impl RunningServer {
 
     /// Stop accepting connections.
     pub async fn shutdown(self) {
+        self.stop_accepting().await;
+    }
+
+    /// Stop accepting connections; the data directory's lock, if any, is handed back.
+    async fn stop_accepting(self) -> Option<DirLock> {
         self.upkeep.abort();
         let _ = self.stop.send(());
         let _ = self.task.await;
+        self.dir_lock
     }
 
     /// The lobby: its battles, its store, its connections.
@@ -75,7 +85,8 @@ impl RunningServer {
         }
         lobby.set_draining();
         tokio::time::sleep(IN_FLIGHT_GRACE).await;
-        self.shutdown().await;
+        // Let go only once everything is committed and the store is closed, below.
+        let dir_lock = self.stop_accepting().await;
         // A cluster store out of reach is not waited for long: what it did not take was
         // never acknowledged to anyone.
         let _ = tokio::time::timeout(Duration::from_secs(5), lobby.store().flush()).await;
@@ -88,6 +99,7 @@ impl RunningServer {
         if let Some(cluster) = lobby.cluster() {
             cluster.leave().await;
         }
+        drop(dir_lock);
         tracing::info!(connections = open, "drained");
     }
 
@@ -120,45 +132,59 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
     socket.listen(LISTEN_BACKLOG)
 }
 
-/// Open the store (restoring its battles), bind `config.listen` and accept connections in a
-/// background task.
-pub async fn start(config: Config) -> std::io::Result<RunningServer> {
-    let listener = listen(config.listen)?;
-    let addr = listener.local_addr()?;
+/// Take the data directory (see [`crate::dir_lock`]), open the store and restore its
+/// battles, bind `config.listen` and accept connections in a background task. Every failure
+/// says its own cause ([`StartError`]).
+pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let mut config = config;
+    // Before anything in the directory is read: it is this server's alone.
+    let dir_lock = match &config.data_dir {
+        Some(dir) => Some(DirLock::acquire(dir)?),
+        None => None,
+    };
+    let listener = listen(config.listen).map_err(|source| StartError::Listen {
+        addr: config.listen,
+        source,
+    })?;
+    let addr = listener.local_addr().map_err(|source| StartError::Listen {
+        addr: config.listen,
+        source,
+    })?;
     let mut cluster = None;
-    let (store, saved) = match (&mut config.cluster, &config.data_dir) {
+    let (store, loaded) = match (&mut config.cluster, &config.data_dir) {
         (Some(settings), _) => {
             if settings.public_url.is_empty() {
                 settings.public_url = format!("ws://{addr}");
             }
-            let (joined, store) = Cluster::connect(settings.clone(), config.retention)
-                .await
-                .map_err(std::io::Error::other)?;
+            if settings.node_id.is_empty() {
+                let dir = config.data_dir.as_deref();
+                settings.node_id = crate::cluster::args::node_id(None, dir).map_err(|source| {
+                    StartError::NodeId {
+                        dir: dir.map_or_else(String::new, |d| d.display().to_string()),
+                        source,
+                    }
+                })?;
+            }
+            let (joined, store) = Cluster::connect(settings.clone(), config.retention).await?;
             cluster = Some(joined);
-            (store, Vec::new())
+            (store, Loaded::default())
         }
         (None, Some(dir)) => {
-            Store::open(dir, config.fsync, config.retention).map_err(std::io::Error::other)?
+            Store::open(dir, config.fsync, config.retention).map_err(|source| {
+                StartError::Store {
+                    dir: dir.display().to_string(),
+                    source,
+                }
+            })?
         }
-        (None, None) => (Store::none(config.retention), Vec::new()),
+        (None, None) => (Store::none(config.retention), Loaded::default()),
     };
     let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
     let lobby = Lobby::new(config, store, cluster.clone());
     if let Some(cluster) = &cluster {
         cluster.start(&lobby).await;
     }
-    if !saved.is_empty() {
-        let started = Instant::now();
-        let found = saved.len();
-        let restored = lobby.restore(saved);
-        tracing::info!(
-            restored,
-            found,
-            ms = started.elapsed().as_millis() as u64,
-            "battles restored from the store"
-        );
-    }
+    lobby.restore_all(loaded);
     let (stop, stopped) = oneshot::channel();
     let task = tokio::spawn(accept_loop(
         listener,
@@ -175,6 +201,7 @@ pub async fn start(config: Config) -> std::io::Result<RunningServer> {
         lobby,
         limits,
         upkeep,
+        dir_lock,
     })
 }
 

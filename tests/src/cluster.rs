@@ -150,6 +150,21 @@ pub fn server_binary() -> PathBuf {
         .clone()
 }
 
+/// `binary` with `args`, its log level from `BATTLE_NODE_LOG` (default `warn`), nothing on
+/// stdin and its stdout (the listening line) piped.
+pub fn server_command(binary: &Path, args: &[impl AsRef<std::ffi::OsStr>]) -> Command {
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .env(
+            "RUST_LOG",
+            std::env::var("BATTLE_NODE_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped());
+    command
+}
+
 /// One node: a `battle-server` process in cluster mode.
 pub struct Node {
     child: Option<Child>,
@@ -165,8 +180,8 @@ pub struct Node {
 }
 
 impl Node {
-    /// Start node `id` on `redis` with the test lease, no pacing and no data directory;
-    /// `extra` flags after those.
+    /// Start node `id` on `redis` with the test lease, no pacing, the rates of clients at
+    /// machine speed and no data directory; `extra` flags after those.
     pub fn start(redis: &Redis, id: &str, extra: &[&str]) -> Node {
         Node::start_on(&redis.url(), id, TEST_LEASE_MS, extra)
     }
@@ -202,6 +217,8 @@ impl Node {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        // Tests and measures play at machine speed; the defaults are sized for people.
+        args.extend(crate::process::machine_rates_for(&binary));
         args.extend(extra.iter().map(|s| s.to_string()));
         let mut node = Node {
             child: None,
@@ -216,14 +233,7 @@ impl Node {
     }
 
     fn launch(&mut self) {
-        let mut child = Command::new(&self.binary)
-            .args(&self.args)
-            .env(
-                "RUST_LOG",
-                std::env::var("BATTLE_NODE_LOG").unwrap_or_else(|_| "warn".into()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
+        let mut child = server_command(&self.binary, &self.args)
             .stderr(Stdio::inherit())
             .spawn()
             .expect("the battle-server binary runs");

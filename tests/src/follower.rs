@@ -191,3 +191,30 @@ pub async fn play_out(players: &mut [&mut Follower], watchers: &mut [&mut Follow
         }
     }
 }
+
+/// Play until `players` made `moves` accepted moves between them, or their battle ended
+/// (bounded in time); how many they made.
+pub async fn advance(players: &mut [&mut Follower], moves: usize) -> usize {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let mut made = 0;
+    while made < moves && !players.iter().all(|p| p.tracker.is_over()) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{moves} moves were not made in time"
+        );
+        for player in players.iter_mut() {
+            player.maybe_act().await;
+            let was_pending = player.pending.is_some();
+            player.step(Duration::from_millis(20)).await;
+            if was_pending && player.pending.is_none() {
+                made += 1;
+            }
+        }
+    }
+    // What is still on its way for each: settled.
+    for player in players.iter_mut() {
+        while player.pending.is_some() && player.step(Duration::from_millis(500)).await {}
+        while player.step(Duration::from_millis(50)).await {}
+    }
+    made
+}

@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod follower;
 pub mod http;
+pub mod process;
 
 use std::time::Duration;
 
@@ -221,19 +222,7 @@ impl Client {
     /// Send `create` and return the new battle's id.
     pub async fn create(&mut self, msg: Create) -> String {
         let req = self.req();
-        self.send(ClientMsg::Create {
-            ruleset: msg.ruleset,
-            options: msg.options,
-            bots: msg.bots,
-            private: msg.private,
-            pace_ms: msg.pace_ms,
-            grace_ms: msg.grace_ms,
-            seed: msg.seed,
-            spectator_delay_ms: msg.spectator_delay_ms,
-            timer: msg.timer,
-            req: Some(req),
-        })
-        .await;
+        self.send(msg.message(Some(req))).await;
         match self.expect_msg().await {
             ServerMsg::Created {
                 battle_id,
@@ -505,6 +494,22 @@ impl Create {
     pub fn grace_ms(mut self, grace_ms: u64) -> Create {
         self.grace_ms = Some(grace_ms);
         self
+    }
+
+    /// The `create` message, with `req`.
+    pub fn message(self, req: Option<Req>) -> ClientMsg {
+        ClientMsg::Create {
+            ruleset: self.ruleset,
+            options: self.options,
+            bots: self.bots,
+            private: self.private,
+            pace_ms: self.pace_ms,
+            grace_ms: self.grace_ms,
+            seed: self.seed,
+            spectator_delay_ms: self.spectator_delay_ms,
+            timer: self.timer,
+            req,
+        }
     }
 }
 

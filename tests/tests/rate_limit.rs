@@ -1,17 +1,16 @@
-//! Rate limits per connection: every message (WebSocket pings included), lobby reads and
-//! creates each have a token bucket. Over it a request is refused with `rate_limited` and the
-//! time to wait, and nothing is done; a connection that keeps flooding is closed with 1008.
-//! A client within its rate is never refused, and normal play with the default limits never
-//! meets them.
+//! Rate limits per connection and per address: every message (WebSocket pings included),
+//! lobby reads and creates each have a token bucket, and all connections from one address
+//! share one for messages and one for creates. Over it a request is refused with
+//! `rate_limited` and the time to wait, and nothing is done; a connection that keeps flooding
+//! is closed with 1008. A client within its rate is never refused, and people playing with
+//! the default limits (sized for them) never meet them.
 
 use std::time::{Duration, Instant};
 
 use battle_e2e::battle_client::ClientError;
 use battle_e2e::battle_server::config::Rate;
-use battle_e2e::{
-    check_finished, drive, pvp_table, start_server, start_server_with, Client, Create, Drive,
-    PvpTable, TIMEOUT,
-};
+use battle_e2e::follower::Follower;
+use battle_e2e::{pvp_table, start_server_with, Client, Create, PvpTable, TIMEOUT};
 use battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use battle_server::Config;
 use serde_json::Value;
@@ -97,35 +96,58 @@ async fn a_client_within_its_rate_is_never_refused() {
     server.shutdown().await;
 }
 
-#[tokio::test]
+/// The server's defaults (sized for people), on an ephemeral port without pacing.
+fn default_limits() -> Config {
+    Config {
+        listen: Config::for_tests().listen,
+        default_pace_ms: 0,
+        ..Config::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn normal_play_with_the_default_limits_is_never_refused() {
-    let server = start_server().await;
+    let server = start_server_with(default_limits()).await;
     let PvpTable {
-        mut p0,
-        mut seat0,
-        mut p1,
-        mut seat1,
-        mut spectator,
-        mut watch,
+        p0,
+        seat0,
+        p1,
+        seat1,
+        spectator,
+        watch,
         ..
     } = pvp_table(&server).await;
-    // `drive` fails on any error message: every act, resync and snapshot goes through.
-    let player = Drive {
-        act: true,
-        resync_every: Some(3),
-        check: None,
-    };
-    let watcher = Drive {
-        act: false,
-        resync_every: Some(3),
-        check: None,
-    };
-    tokio::join!(
-        drive(&mut p0, &mut seat0.tracker, &player),
-        drive(&mut p1, &mut seat1.tracker, &player),
-        drive(&mut spectator, &mut watch, &watcher),
-    );
-    check_finished(&watch, "spectator");
+    let mut players = [
+        Follower::new(p0, seat0.tracker, true),
+        Follower::new(p1, seat1.tracker, true),
+    ];
+    let mut watcher = Follower::new(spectator, watch, false);
+    // People: a move after a moment's thought, a spectator's resync now and then. Any
+    // refusal but the game's own fails the followers.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut last_resync = Instant::now();
+    while !players.iter().all(|p| p.tracker.is_over()) {
+        assert!(Instant::now() < deadline, "the battle did not end in time");
+        for player in players.iter_mut() {
+            if player.pending.is_none() && player.tracker.my_turn() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            player.maybe_act().await;
+            player.step(Duration::from_millis(10)).await;
+        }
+        while watcher.step(Duration::from_millis(1)).await {}
+        if last_resync.elapsed() > Duration::from_millis(500) {
+            last_resync = Instant::now();
+            let battle = watcher.battle();
+            watcher
+                .client
+                .send(ClientMsg::Resync {
+                    battle_id: battle,
+                    req: None,
+                })
+                .await;
+        }
+    }
     // A lobby visit: greeting, a few lists, a battle of one's own.
     let mut visitor = Client::connect(&server, "visitor").await;
     visitor.hello().await;
@@ -134,6 +156,105 @@ async fn normal_play_with_the_default_limits_is_never_refused() {
     }
     let battle = visitor.create(Create::synergy(Value::Null)).await;
     visitor.join(&battle, None).await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_flood_at_twice_the_default_rate_is_refused_then_closed_with_1008() {
+    let server = start_server_with(default_limits()).await;
+    let rate = battle_e2e::battle_server::config::DEFAULT_MESSAGE_RATE;
+    let mut flooder = Client::connect(&server, "flooder").await;
+    let started = Instant::now();
+    let every = Duration::from_secs(1) / (2 * rate.per_sec);
+    let (mut sent, mut pongs, mut refusals) = (0u64, 0u64, 0u64);
+    let mut next = Instant::now();
+    let close = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "a flood at twice the rate is closed well within a minute"
+        );
+        tokio::select! {
+            () = tokio::time::sleep_until(next.into()) => {
+                sent += 1;
+                let _ = flooder.conn.send(&ClientMsg::Ping { req: Some(sent) }).await;
+                next += every;
+            }
+            got = flooder.conn.recv() => match got {
+                Ok(ServerMsg::Pong { .. }) => pongs += 1,
+                Ok(msg) => {
+                    retry_after(&msg, match &msg {
+                        ServerMsg::Error { req, .. } => *req,
+                        _ => None,
+                    });
+                    refusals += 1;
+                }
+                Err(ClientError::Closed { code, reason }) => break (code, reason),
+                Err(other) => panic!("expected pong, rate_limited or a close: {other}"),
+            },
+        }
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+    let earned = u64::from(rate.burst) + (f64::from(rate.per_sec) * elapsed).ceil() as u64;
+    assert!(
+        pongs <= earned,
+        "{pongs} answered in {elapsed:.1} s: at most the burst, then the rate ({earned})"
+    );
+    let allowed = battle_e2e::battle_server::config::DEFAULT_FLOOD_REFUSALS;
+    assert!(
+        refusals > u64::from(allowed),
+        "refused first: {refusals} refusals"
+    );
+    assert_eq!(
+        close.0,
+        Some(1008),
+        "then closed as a policy violation ({})",
+        close.1
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_address_shares_one_message_rate_across_its_connections() {
+    let server = start_server_with(Config {
+        message_rate: Rate::UNLIMITED,
+        ip_message_rate: Rate::new(20, 20),
+        flood_refusals: 0,
+        ..Config::for_tests()
+    })
+    .await;
+    let mut clients = Vec::new();
+    for n in 0..4 {
+        clients.push(Client::connect(&server, &format!("connection {n}")).await);
+    }
+    let started = Instant::now();
+    for client in &mut clients {
+        for req in 1..=10 {
+            client.send(ClientMsg::Ping { req: Some(req) }).await;
+        }
+    }
+    let (mut pongs, mut refused) = (0u64, 0u64);
+    for client in &mut clients {
+        for _ in 0..10 {
+            match client.expect_msg().await {
+                ServerMsg::Pong { .. } => pongs += 1,
+                ServerMsg::Error {
+                    code: ErrorCode::RateLimited,
+                    message,
+                    ..
+                } => {
+                    assert!(message.contains("from your address"), "{message}");
+                    refused += 1;
+                }
+                other => panic!("expected pong or rate_limited, got {other:?}"),
+            }
+        }
+    }
+    let earned = 20 + (20.0 * started.elapsed().as_secs_f64()).ceil() as u64;
+    assert!(
+        (20..=earned).contains(&pongs),
+        "40 pings from one address, 20 at once: {pongs} answered"
+    );
+    assert_eq!(pongs + refused, 40);
     server.shutdown().await;
 }
 
@@ -178,19 +299,8 @@ async fn a_refused_create_does_nothing_and_waiting_as_told_is_enough() {
     let mut host = Client::connect(&server, "host").await;
     let first = host.create(Create::synergy(Value::Null)).await;
     let req = host.req();
-    host.send(ClientMsg::Create {
-        ruleset: "synergy".into(),
-        options: None,
-        bots: Vec::new(),
-        private: false,
-        pace_ms: None,
-        grace_ms: None,
-        seed: None,
-        spectator_delay_ms: None,
-        timer: None,
-        req: Some(req),
-    })
-    .await;
+    host.send(Create::synergy(Value::Null).message(Some(req)))
+        .await;
     let ms = retry_after(&host.expect_msg().await, Some(req));
     assert!((1..=500).contains(&ms), "two a second: wait {ms} ms");
     let listed: Vec<String> = host.list().await.into_iter().map(|b| b.battle_id).collect();

@@ -2,7 +2,7 @@
 //! time every answer; and, once the battle is over, the spectator lag from all connections'
 //! receipt times.
 
-use battle_protocol::{ClientMsg, Req};
+use battle_protocol::{ClientMsg, ErrorCode, Req};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use tokio::time::Instant;
@@ -168,6 +168,9 @@ pub(super) async fn drive(
         }
         match frame.kind.as_ref() {
             "error" => {
+                if frame.code == Some(ErrorCode::RateLimited) {
+                    shared.over_rates();
+                }
                 let code = frame.code.map_or("unknown".into(), |c| c.to_string());
                 stats.error(format!("server:{code}"));
                 if pending.is_some_and(|(p, _)| Some(p) == frame.req) {

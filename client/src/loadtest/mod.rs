@@ -27,7 +27,7 @@ mod node;
 mod patch;
 mod peer;
 mod preflight;
-mod procfs;
+pub mod procfs;
 mod progress;
 mod reader;
 mod report;
@@ -52,7 +52,7 @@ pub use progress::{ProgressLine, ProgressSink};
 pub use report::{Report, ServerUsage};
 pub use runner::run_with;
 pub use stats::LatencySummary;
-pub use status::{Status, START_SERVER};
+pub use status::{Status, LOAD_LIMITS, START_SERVER};
 pub use tally::BattleCounts;
 pub use threshold::{Threshold, ThresholdError, Verdict};
 

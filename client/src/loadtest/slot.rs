@@ -87,6 +87,12 @@ impl Shared {
         }
     }
 
+    /// The server refused something over its rate limits: the run stops (see
+    /// [`super::status::over_rates`]).
+    pub fn over_rates(&self) {
+        self.stop_run(super::status::over_rates(self.config.url()));
+    }
+
     /// Why the run stopped early, if it did.
     pub fn halted(&self) -> Option<String> {
         self.halted
@@ -216,6 +222,10 @@ async fn create(shared: &Shared, creator: &mut Peer) -> Result<String, Played> {
                     ErrorCode::RateLimited => "server:rate_limited",
                     _ => "server:server_busy",
                 });
+                if code == ErrorCode::RateLimited {
+                    shared.over_rates();
+                    return Err(Played::Cut);
+                }
                 tokio::time::sleep_until((Instant::now() + BUSY_BACKOFF).min(shared.deadline))
                     .await;
                 if Instant::now() >= shared.deadline {

@@ -13,9 +13,16 @@ use std::process::ExitCode;
 
 use super::tally::BattleCounts;
 
-/// The command that starts a server (README, "Quick start"); it listens on
+/// The server flags a load test needs: a server's default rates are sized for people
+/// playing (a few messages a second per connection, a few creates), and the load generator
+/// sends as fast as the server answers, from a handful of addresses.
+pub const LOAD_LIMITS: &str =
+    "--rate-per-sec 0 --ip-rate-per-sec 0 --create-rate-per-sec 0 --ip-create-rate-per-sec 0";
+
+/// The command that starts a server for a load test (README, "Load testing"); it listens on
 /// `ws://127.0.0.1:7878`, the load test's default `--server`.
-pub const START_SERVER: &str = "cargo run --release -p battle-server";
+pub const START_SERVER: &str = "cargo run --release -p battle-server -- --rate-per-sec 0 \
+     --ip-rate-per-sec 0 --create-rate-per-sec 0 --ip-create-rate-per-sec 0";
 
 /// How a load test ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +70,16 @@ pub fn no_server(url: &str, cause: &dyn std::fmt::Display) -> String {
     )
 }
 
+/// Why a run stops at the first `rate_limited`: the server at `url` holds the load to rates
+/// sized for people, so nothing it measures would be the server's.
+pub fn over_rates(url: &str) -> String {
+    format!(
+        "the server at {url} refused the load over its rate limits (server:rate_limited): \
+         its defaults are sized for people playing, not for a load generator; start it with \
+         `battle-server {LOAD_LIMITS}` (as bench/run does) and run the load test again"
+    )
+}
+
 /// Why a finished run counts as failed, if it does: it was stopped early (`halted`), it
 /// opened no connection, it started no battle, or every battle it started failed.
 pub fn failure(
@@ -102,6 +119,18 @@ pub fn failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_server_to_start_has_the_limits_of_a_load_generator() {
+        for flag in LOAD_LIMITS.split(' ').filter(|f| f.starts_with("--")) {
+            assert!(START_SERVER.contains(flag), "{flag}");
+        }
+        let why = over_rates("ws://127.0.0.1:7878");
+        assert!(
+            why.contains("server:rate_limited") && why.contains(LOAD_LIMITS),
+            "{why}"
+        );
+    }
 
     #[test]
     fn exit_codes() {

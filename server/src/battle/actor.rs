@@ -117,6 +117,8 @@ pub struct BattleActor {
     pub(super) spectator_delay: Option<SpectatorDelay>,
     /// Counts the battle against its creator's open-battle quotas until it is under way.
     claim: Option<Claim>,
+    /// Removed at once ([`BattleActor::withdraw`]): the actor stops.
+    withdrawn: bool,
     /// The counters of this battle's ruleset (moves, steps, the end).
     pub(super) meters: Arc<RulesetMeters>,
     /// In a cluster: the ticket of the last publication, so that a change with no record of
@@ -192,6 +194,7 @@ pub(super) fn build(
         },
         summary_dirty: false,
         claim: None,
+        withdrawn: false,
         meters: lobby_meters,
         published: 0,
         paused_until: None,
@@ -218,6 +221,22 @@ impl BattleActor {
             self.keep(Record::Fence { battle });
         }
         self.published = self.ticket;
+    }
+
+    /// While the store takes no writes (a full or read-only disk, a cluster's Redis out of
+    /// reach): the refusal for a request that would need one. Nothing is changed then.
+    pub(super) fn unwritable(&self) -> Option<(ErrorCode, String)> {
+        let store = self.lobby.store();
+        (!store.is_available()).then(|| {
+            (
+                ErrorCode::StoreUnavailable,
+                format!(
+                    "the battle's log cannot be written now: {}; nothing was changed, retry \
+                     in a moment",
+                    store.unavailable_reason()
+                ),
+            )
+        })
     }
 
     /// Hand `record` to the store; what is sent from now on waits for it.
@@ -275,7 +294,12 @@ impl BattleActor {
                         let _ = reply.send(self.let_go());
                         return;
                     }
-                    Some(command) => self.handle(command),
+                    Some(command) => {
+                        self.handle(command);
+                        if self.withdrawn {
+                            break;
+                        }
+                    }
                     None => break,
                 },
                 () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
@@ -409,6 +433,9 @@ impl BattleActor {
             }
             BattleStatus::Playing => {}
         }
+        if let Some((code, message)) = self.unwritable() {
+            return self.refuse(from, code, &message, req);
+        }
         let before = self.views_now();
         if let Err(err) = self.game.resign(seat) {
             return self.refuse(from, err.code(), &err.to_string(), req);
@@ -426,13 +453,8 @@ impl BattleActor {
         action: Value,
         req: Option<Req>,
     ) -> Result<(), (ErrorCode, String)> {
-        if !self.lobby.store().is_available() {
-            return Err((
-                ErrorCode::StoreUnavailable,
-                "the battle's log cannot be written now (the cluster store is out of reach): \
-                 the move was not made; retry in a moment"
-                    .into(),
-            ));
+        if let Some(refusal) = self.unwritable() {
+            return Err(refusal);
         }
         match self.status {
             BattleStatus::Waiting => {
@@ -698,6 +720,23 @@ impl BattleActor {
         self.claim = Some(claim);
     }
 
+    /// Whether `from` comes from the address that created this battle (known only while it
+    /// is not yet under way).
+    pub(super) fn created_by(&self, from: &Outbox) -> bool {
+        match (&self.claim, from.peer_ip()) {
+            (Some(claim), Some(ip)) => claim.created_from(ip),
+            _ => false,
+        }
+    }
+
+    /// Remove the battle at once, for `why`: out of the lobby and the store before anything
+    /// else is said, its actor stopping after the command at hand.
+    pub(super) fn withdraw(&mut self, why: &str) {
+        self.leave_lobby();
+        self.withdrawn = true;
+        tracing::info!(why, "battle removed");
+    }
+
     /// Publish the summary to the lobby when it changed.
     fn sync_summary(&mut self) {
         if !std::mem::take(&mut self.summary_dirty) {
@@ -713,12 +752,19 @@ impl BattleActor {
         }
     }
 
-    /// The battle expires: tell whoever is still here, and leave the lobby.
-    fn farewell(&mut self) {
+    /// Out of the lobby, and out of the store.
+    fn leave_lobby(&mut self) {
         self.forget_held();
         self.lobby.remove(&self.id);
         let battle = self.id.clone();
         self.keep(Record::Removed { battle });
+    }
+
+    /// The battle expires: tell whoever is still here, and leave the lobby.
+    fn farewell(&mut self) {
+        if !self.withdrawn {
+            self.leave_lobby();
+        }
         let bye = ServerMsg::Left {
             battle_id: self.id.clone(),
             reason: "expired".into(),
@@ -731,7 +777,9 @@ impl BattleActor {
                 member.note_dismissed();
             }
         }
-        tracing::info!("battle expired");
+        if !self.withdrawn {
+            tracing::info!("battle expired");
+        }
     }
 
     pub(super) fn audience_index(&self, viewer: Viewer) -> usize {

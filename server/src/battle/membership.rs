@@ -35,6 +35,9 @@ impl BattleActor {
             let text = format!("this connection already holds seat {seat} of this battle");
             return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
         }
+        if let Some((code, message)) = self.unwritable() {
+            return self.refuse(&from, code, &message, req);
+        }
         let (seat, token) = match self.seats.take(wanted) {
             Ok(taken) => taken,
             Err((code, message)) => return self.refuse(&from, code, &message, req),
@@ -42,6 +45,15 @@ impl BattleActor {
         if let Err(err) = self.game.check_setup(seat, setup.as_ref()) {
             self.seats.release(seat);
             let text = format!("setup for seat {seat} refused: {err}");
+            if self.creator_gives_up(&from) {
+                // Never left in the lobby as "waiting" for someone who is not coming.
+                self.withdraw("its creator's setup was refused and nobody else was in it");
+                let text = format!(
+                    "{text}; the battle you created is removed (nobody else was in it): \
+                     create one again with a setup that fits"
+                );
+                return self.refuse(&from, err.code(), &text, req);
+            }
             return self.refuse(&from, err.code(), &text, req);
         }
         if self.lobby.store().is_durable() {
@@ -87,6 +99,17 @@ impl BattleActor {
             // may never tell it): its seat is held, and waits for it as after a disconnection.
             self.forget(conn);
         }
+    }
+
+    /// Whether a refused join means the battle is for nobody: it waits, no person holds a
+    /// seat or watches, and the join comes from the address that created it (the terminal
+    /// client's `play` creates on one connection and joins on another, and gives up when
+    /// its setup is refused).
+    fn creator_gives_up(&self, from: &Outbox) -> bool {
+        self.status == BattleStatus::Waiting
+            && !self.seats.infos().iter().any(|s| s.taken && !s.bot)
+            && self.audience(Viewer::Spectator).is_empty()
+            && self.created_by(from)
     }
 
     pub(super) fn rejoin(&mut self, from: Outbox, token: &str, req: Option<Req>) {

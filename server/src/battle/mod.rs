@@ -19,7 +19,7 @@ mod timers;
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::{Command, Seating};
 pub use handle::{BattleHandle, Offered};
-pub use restore::restore;
+pub use restore::{rebuild, restore, Rebuilt};
 pub use seats::token_hash;
 
 /// One audience's patch frame (log lines included) as the audience writes it, public for the

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use battle_protocol::{BattleStatus, BattleSummary};
+use battle_rules::error::OptionsError;
+use battle_rules::input_log::{self, Input, InputLog, ReplayError};
+use battle_rules::Ruleset;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -13,34 +16,59 @@ use tokio::time::Instant;
 use super::actor::{build, BattleActor, BattleSetup};
 use super::handle::BattleHandle;
 use super::seats::Seats;
+use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::store::SavedBattle;
+
+/// A kept battle's game, rebuilt: built from its options and seed, every input applied.
+pub struct Rebuilt {
+    /// The options, as JSON.
+    pub options: Value,
+    /// The game as the last input left it.
+    pub game: Box<dyn Ruleset>,
+}
+
+/// Rebuild the game `saved` describes with the rulesets `config` offers (pure: nothing is
+/// started). What `restore` replays, and what `battle-server quarantine retry` tries. A
+/// battle that does not rebuild is set aside (quarantined), never restored half-way.
+pub fn rebuild(saved: &SavedBattle, config: &Config) -> Result<Rebuilt, ReplayError> {
+    let created = &saved.created;
+    let options: Value = serde_json::from_str(&created.options)
+        .map_err(|err| ReplayError::Options(OptionsError(format!("not JSON: {err}"))))?;
+    let log = InputLog {
+        format: input_log::FORMAT,
+        ruleset: created.ruleset.clone(),
+        version: created.version,
+        options,
+        seed: created.seed,
+        inputs: saved.inputs.clone(),
+    };
+    // The one ruleset the battle names, if this server offers it (its version is checked).
+    let offered = config
+        .ruleset(&created.ruleset)
+        .map(std::slice::from_ref)
+        .unwrap_or_default();
+    let game = input_log::replay(&log, offered)?;
+    Ok(Rebuilt {
+        options: log.options,
+        game,
+    })
+}
 
 /// The actor, handle and summary of a saved battle, replayed to where it was; or why it
 /// cannot be brought back.
 pub fn restore(
     saved: SavedBattle,
     lobby: Arc<Lobby>,
-) -> Result<(BattleActor, BattleHandle, BattleSummary), String> {
-    let created = &saved.created;
-    let entry = lobby
-        .config()
-        .ruleset(&created.ruleset)
-        .ok_or_else(|| format!("this server has no ruleset {:?}", created.ruleset))?;
-    if entry.version != created.version {
-        return Err(format!(
-            "written by {} version {}, this server has version {}",
-            entry.id, created.version, entry.version
-        ));
-    }
-    let options: Value = serde_json::from_str(&created.options).map_err(|e| e.to_string())?;
-    let game = (entry.build)(&options, created.seed).map_err(|e| e.to_string())?;
+) -> Result<(BattleActor, BattleHandle, BattleSummary), ReplayError> {
+    let Rebuilt { options, game } = rebuild(&saved, lobby.config())?;
+    let created = saved.created;
     let setup = BattleSetup {
-        battle_id: created.battle.clone(),
+        battle_id: created.battle,
         game,
         options,
         seed: created.seed,
-        bots: created.bots.clone(),
+        bots: created.bots,
         pace: Duration::from_millis(created.pace_ms),
         grace: Duration::from_millis(created.grace_ms),
         seeded: created.seeded,
@@ -53,19 +81,15 @@ pub fn restore(
     let mut actor = build(setup, lobby, rx, |count, bots| {
         Seats::restored(count, bots, &held)
     });
-    for (n, input) in saved.inputs.into_iter().enumerate() {
-        input
-            .apply_to(&mut *actor.game)
-            .map_err(|err| format!("input {n} does not replay: {err}"))?;
-        if let battle_rules::input_log::Input::Setup { seat, name, .. } = &input {
-            // The seat is named as the battle names it.
-            actor
-                .seats
-                .set_name(*seat, name.as_deref().map(str::to_owned));
+    // The setups are logged when the battle starts: one of them means it started, and
+    // names its seat as the battle names it.
+    for input in &saved.inputs {
+        if let Input::Setup { seat, name, .. } = input {
+            actor.seats.set_name(*seat, name.as_deref().map(str::to_owned));
             actor.status = BattleStatus::Playing;
         }
-        actor.log.inputs.push(input);
     }
+    actor.log.inputs = saved.inputs;
     if actor.status == BattleStatus::Playing && actor.game.outcome().is_some() {
         actor.status = BattleStatus::Finished;
     }

@@ -13,7 +13,7 @@ use super::ClusterConfig;
 pub struct ClusterArgs {
     /// Run as one node of a cluster on this Redis (e.g. redis://127.0.0.1:6379). Without
     /// it, the server runs alone with its embedded store.
-    #[arg(long, env = "BATTLE_CLUSTER_URL")]
+    #[arg(long, env = "BATTLE_CLUSTER_URL", global = true)]
     pub cluster_url: Option<String>,
     /// This node's id in the cluster (letters, digits, `-`, `_`). Default: generated once
     /// and kept in the data directory (`node-id`), so a restarted node is the same node;
@@ -87,18 +87,18 @@ pub fn node_id(given: Option<&str>, data_dir: Option<&Path>) -> std::io::Result<
 }
 
 impl ClusterArgs {
-    /// The cluster settings these flags ask for (`None` without `--cluster-url`).
-    pub fn config(&self, data_dir: Option<&Path>) -> std::io::Result<Option<ClusterConfig>> {
-        let Some(url) = &self.cluster_url else {
-            return Ok(None);
-        };
-        Ok(Some(ClusterConfig {
+    /// The cluster settings these flags ask for (`None` without `--cluster-url`). Without
+    /// `--node-id` the id is left empty: the server reads it from its data directory (see
+    /// [`node_id`]) once it holds the directory.
+    pub fn config(&self) -> Option<ClusterConfig> {
+        let url = self.cluster_url.as_ref()?;
+        Some(ClusterConfig {
             url: url.clone(),
-            node_id: node_id(self.node_id.as_deref(), data_dir)?,
+            node_id: self.node_id.clone().unwrap_or_default(),
             public_url: self.public_url.clone().unwrap_or_default(),
             lease: Duration::from_millis(self.lease_ms),
             drop_changes: self.drop_changes,
-        }))
+        })
     }
 }
 

@@ -67,6 +67,8 @@ pub enum Op {
     },
     /// The battle went away.
     Removed { battle: String },
+    /// The battle cannot be replayed here: set it aside (why, as JSON).
+    Quarantine { battle: String, why: String },
     /// From now on this node owns `battle` at `epoch`, its log `length` entries long.
     Own {
         battle: String,
@@ -87,6 +89,7 @@ impl Op {
             | Op::Fence { battle }
             | Op::Ended { battle, .. }
             | Op::Removed { battle }
+            | Op::Quarantine { battle, .. }
             | Op::Own { battle, .. }
             | Op::Disown { battle } => battle,
         }
@@ -321,9 +324,13 @@ impl Committer {
                     args.push(retention_ms.to_string().into_bytes());
                 }
                 Op::Removed { .. } => head("R", &mut args),
+                Op::Quarantine { why, .. } => {
+                    head("Q", &mut args);
+                    args.push(why.as_bytes().to_vec());
+                }
                 Op::Own { .. } | Op::Disown { .. } => {}
             }
-            if matches!(op, Op::Removed { .. }) {
+            if matches!(op, Op::Removed { .. } | Op::Quarantine { .. }) {
                 self.owned.remove(battle);
             }
             let publish = matches!(op, Op::Publish { .. });

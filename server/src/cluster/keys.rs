@@ -18,6 +18,7 @@
 //! | `bs:lobby:seq` | string | the last creation number given |
 //! | `bs:finished` | sorted set | finished public battles by when they ended (ms) |
 //! | `bs:replay:{<id>}` | string, with the replay retention as its time to live | a finished battle as kept for its replay (JSON) |
+//! | `bs:quarantine` | hash | battle id → why it was set aside (JSON: reason, since); its `bs:b:{<id>}` keys stay as they were |
 //! | `bs:inbox:<id>` | stream | commands for a node's battles from other nodes |
 //! | `bs:mm:<pool>` | list | players waiting in one matchmaking pool, oldest first (JSON entries; the pool named by its ruleset and canonical options, or their hash) |
 //!
@@ -36,6 +37,8 @@ pub const LOBBY: &str = "bs:lobby";
 pub const LOBBY_SEQ: &str = "bs:lobby:seq";
 /// Finished public battles by when they ended.
 pub const FINISHED: &str = "bs:finished";
+/// Battles set aside (their replay failed): battle id → why, as JSON.
+pub const QUARANTINE: &str = "bs:quarantine";
 /// Battles that moved from one node to another.
 pub const CLUSTER_CHANNEL: &str = "bs:cluster";
 

@@ -93,6 +93,10 @@ impl StoreLink {
                 },
             },
             Record::Removed { battle } => Op::Removed { battle },
+            Record::Quarantined(quarantined) => Op::Quarantine {
+                battle: quarantined.battle.clone(),
+                why: serde_json::to_string(&quarantined).expect("plain data serializes"),
+            },
             Record::Fence { battle } => Op::Fence { battle },
             ref other => {
                 let entry = Entry::of(other).expect("every other record is a log entry");

@@ -40,6 +40,7 @@ pub mod keys;
 pub mod link;
 pub mod log;
 pub mod node;
+pub mod quarantine;
 pub mod scripts;
 pub mod watch;
 pub mod wire;

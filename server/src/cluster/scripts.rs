@@ -94,6 +94,8 @@ return epoch
 /// - `F` fence: nothing (only the check: what follows may be sent)
 /// - `E` ended: ended JSON, ended at (ms), public, replay retention (ms; 0 keeps none)
 /// - `R` removed
+/// - `Q` set aside (quarantined): why, as JSON; its keys stay, it leaves this node's battles
+///   and the lobby's list
 ///
 /// Returns the battles whose check failed: none of their operations was done.
 const BATCH: &str = r#"
@@ -155,6 +157,13 @@ while i <= n do
       redis.call('HDEL', 'bs:summaries', id)
       redis.call('SREM', 'bs:owned:' .. owner, id)
     end
+  elseif kind == 'Q' then
+    if ok then
+      redis.call('HSET', 'bs:quarantine', id, ARGV[i])
+      redis.call('ZREM', 'bs:lobby', id)
+      redis.call('SREM', 'bs:owned:' .. owner, id)
+    end
+    i = i + 1
   end
 end
 return out

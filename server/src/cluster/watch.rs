@@ -21,9 +21,12 @@ use redis::aio::ConnectionManager;
 use super::committer::Op;
 use super::follow::Member;
 use super::forward::Forward;
+use super::log::ReadError;
 use super::wire::{self, Forwarded};
 use super::{keys, log, Cluster};
 use crate::battle::Command;
+use crate::store::Quarantined;
+use battle_protocol::ServerMsg;
 
 /// Look for dead instances until the cluster goes away.
 pub async fn run(cluster: Arc<Cluster>) {
@@ -39,6 +42,13 @@ pub async fn run(cluster: Arc<Cluster>) {
         };
         if let Err(err) = look(&cluster, &mut conn, &mut seen_dead).await {
             tracing::debug!(%err, "cannot look for dead nodes now");
+        }
+        let aside: redis::RedisResult<usize> = redis::cmd("HLEN")
+            .arg(keys::QUARANTINE)
+            .query_async(&mut conn)
+            .await;
+        if let Ok(count) = aside {
+            lobby.set_quarantined_in_cluster(count);
         }
         if tidied.elapsed() >= TIDY_EVERY {
             tidied = Instant::now();
@@ -184,21 +194,41 @@ pub async fn take_over(cluster: &Arc<Cluster>, battle: &str, epoch: u64) {
         return;
     };
     let mut conn = cluster.conn.clone();
-    let (saved, length) = match log::read_battle(&mut conn, battle).await {
-        Ok(read) => read,
-        Err(err) => {
-            tracing::error!(%battle, %err, "a battle taken over cannot be read back");
-            return;
-        }
-    };
+    let read = log::read_battle(&mut conn, battle).await;
+    if let Err(ReadError::Redis(err)) = &read {
+        // Nothing is known to be wrong with the battle: it stays this node's, to be
+        // claimed again if this node goes.
+        tracing::error!(%battle, %err, "a battle taken over cannot be read back now");
+        return;
+    }
+    let length = read.as_ref().map_or(0, |(_, length)| *length);
     cluster.link.send(Op::Own {
         battle: battle.to_string(),
         epoch,
         length,
     });
     let members = cluster.follows.take(battle).await;
-    if let Err(why) = lobby.adopt(saved, epoch) {
-        tracing::error!(%battle, %why, "a battle taken over cannot be replayed");
+    let adopted = match read {
+        Ok((saved, _)) => lobby
+            .adopt(saved, epoch)
+            .map_err(|why| format!("its log does not replay on this node: {why}")),
+        Err(err) => Err(err.to_string()),
+    };
+    if let Err(reason) = adopted {
+        // Set aside like a battle a single server cannot restore; the others go on.
+        lobby.set_aside(Quarantined {
+            battle: battle.to_string(),
+            reason,
+            since_ms: crate::store::unix_now_ms(),
+        });
+        let left = ServerMsg::Left {
+            battle_id: battle.to_string(),
+            reason: "quarantined".into(),
+            req: None,
+        };
+        for member in members {
+            member.outbox.offer_msg(&left);
+        }
         return;
     }
     cluster

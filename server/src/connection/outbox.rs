@@ -265,6 +265,13 @@ impl Outbox {
         self.shared.id
     }
 
+    /// The address the connection comes from (`None` for another node's connection, or a
+    /// socket already gone). One system call: for rare decisions only.
+    pub fn peer_ip(&self) -> Option<std::net::IpAddr> {
+        let peer = self.shared.socket.as_ref()?.peer_addr().ok()?;
+        Some(peer.ip().to_canonical())
+    }
+
     /// The connection's mailbox: battles others put it in, and whether it waits in the
     /// matchmaker's queue.
     pub fn mailbox(&self) -> &Mailbox {

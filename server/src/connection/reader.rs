@@ -223,7 +223,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
                 }
             }
             Inbound::Binary(_) => {
-                let taken = router.limits.messages.take();
+                let taken = router.take_message();
                 if router.admitted(taken, None) {
                     router.reply(ServerMsg::error(
                         ErrorCode::UnsupportedFrame,
@@ -234,7 +234,7 @@ fn route_frames(frames: &mut FrameReader, data: &mut [u8], router: &mut Router) 
             }
             Inbound::Ping(payload) => {
                 // A ping over the rate is not answered (and counts as a refusal).
-                if router.limits.messages.take().is_ok() {
+                if router.take_message().is_ok() {
                     router.outbox.offer_frame(Frame::pong(payload));
                 } else {
                     router.flooding |= router.limits.refused();

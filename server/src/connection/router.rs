@@ -27,6 +27,13 @@ pub(super) struct Blocked {
     pub(super) then: Then,
 }
 
+/// A message over one of its rates: which, and how long until it has a token.
+pub(super) struct Over {
+    what: &'static str,
+    rate: Rate,
+    wait: Duration,
+}
+
 /// What routing does once a command reached its battle (or found it gone).
 pub(super) enum Then {
     /// The connection joined, rejoined or watches: remember the battle.
@@ -64,18 +71,28 @@ impl Router {
         self.outbox.offer_msg(&msg);
     }
 
-    /// Whether a message got its token (`taken`, from the message bucket); without one,
-    /// answer `rate_limited` for `msg`: nothing else is done.
-    pub(super) fn admitted(
-        &mut self,
-        taken: Result<(), Duration>,
-        msg: Option<&ClientMsg>,
-    ) -> bool {
+    /// Take a token for one message: from the connection's bucket, then from its
+    /// address's (shared by every connection from there).
+    pub(super) fn take_message(&self) -> Result<(), Over> {
+        self.limits.messages.take().map_err(|wait| Over {
+            what: "messages",
+            rate: self.limits.messages.rate(),
+            wait,
+        })?;
+        self.creator.take_message().map_err(|wait| Over {
+            what: "messages from your address",
+            rate: self.creator.message_rate(),
+            wait,
+        })
+    }
+
+    /// Whether a message got its token (`taken`, see [`Router::take_message`]); without
+    /// one, answer `rate_limited` for `msg`: nothing else is done.
+    pub(super) fn admitted(&mut self, taken: Result<(), Over>, msg: Option<&ClientMsg>) -> bool {
         match taken {
             Ok(()) => true,
-            Err(wait) => {
-                let rate = self.limits.messages.rate();
-                self.rate_limited("messages", rate, wait, msg);
+            Err(over) => {
+                self.rate_limited(over.what, over.rate, over.wait, msg);
                 false
             }
         }
@@ -140,7 +157,7 @@ impl Router {
         self.take_mail();
         // The token is taken first; the message is read even without one, for the refusal
         // to echo its `req`.
-        let taken = self.limits.messages.take();
+        let taken = self.take_message();
         let msg = match decode(text) {
             Ok(msg) => msg,
             Err(error) => {

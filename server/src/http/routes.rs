@@ -23,14 +23,25 @@ const METRICS_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// `/health`'s body.
 #[derive(Debug, Serialize)]
 struct Health {
-    /// `ok`, or `draining` while the server shuts down.
+    /// `ok`; `degraded` while the store takes no writes (moves are refused, the rest is
+    /// served); `draining` while the server shuts down.
     status: &'static str,
     version: &'static str,
     uptime_secs: u64,
-    /// Live battles.
+    /// Battles under way or waiting for players.
     battles: usize,
+    /// Battles that ended and are still listed (for the finished-battle time).
+    finished: usize,
     /// Open WebSocket connections.
     connections: usize,
+    /// Battles set aside because they could not be restored (`battle-server quarantine`).
+    quarantined: usize,
+    /// `ok`, `unavailable` (the data directory takes no writes, or a cluster's Redis is out
+    /// of reach), or `memory` (no data directory: battles are not kept).
+    store: &'static str,
+    /// While the store is unavailable: why, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_problem: Option<String>,
 }
 
 /// `/api/battles`'s body: the fields of the `battles` message.
@@ -108,15 +119,34 @@ pub async fn answer<B>(
     }
 }
 
-/// `/health`: 200 while serving, 503 while draining.
+/// `/health`: 200 while serving (`degraded` too: reads are served), 503 while draining.
 fn health(lobby: &Lobby) -> Response<Body> {
     let draining = lobby.is_draining();
+    let store = lobby.store();
+    let available = store.is_available();
+    let (mut live, mut finished) = (0, 0);
+    lobby.for_each_summary(|summary| match summary.status {
+        battle_protocol::BattleStatus::Finished => finished += 1,
+        _ => live += 1,
+    });
     let body = Health {
-        status: if draining { "draining" } else { "ok" },
+        status: match (draining, available) {
+            (true, _) => "draining",
+            (false, false) => "degraded",
+            (false, true) => "ok",
+        },
         version: env!("CARGO_PKG_VERSION"),
         uptime_secs: lobby.metrics().uptime().as_secs(),
-        battles: lobby.len(),
+        battles: live,
+        finished,
         connections: lobby.connection_count(),
+        quarantined: lobby.quarantined_count(),
+        store: match (store.is_durable(), available) {
+            (false, _) => "memory",
+            (true, true) => "ok",
+            (true, false) => "unavailable",
+        },
+        store_problem: (!available).then(|| store.unavailable_reason()),
     };
     let status = if draining {
         StatusCode::SERVICE_UNAVAILABLE

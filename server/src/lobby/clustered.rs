@@ -18,6 +18,7 @@ use crate::cluster::Cluster;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::connection::remote::RemoteSink;
 use crate::store::SavedBattle;
+use battle_rules::input_log::ReplayError;
 
 impl Lobby {
     /// In cluster mode: this node's part of the cluster.
@@ -120,7 +121,7 @@ impl Lobby {
 
     /// A battle this node owns now at `epoch` (taken over or handed over): replayed from
     /// what Redis keeps and started.
-    pub fn adopt(self: &Arc<Self>, saved: SavedBattle, epoch: u64) -> Result<(), String> {
+    pub fn adopt(self: &Arc<Self>, saved: SavedBattle, epoch: u64) -> Result<(), ReplayError> {
         let id = saved.created.battle.clone();
         let private = saved.created.private;
         let (actor, handle, summary) = battle::restore(saved, self.clone())?;

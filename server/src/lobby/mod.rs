@@ -8,7 +8,8 @@
 //! id, see `index.rs`): a page costs a range walk of the index and one map lookup per
 //! battle on it, never a pass over every battle.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
@@ -24,12 +25,13 @@ use crate::connection::outbox::{ConnId, Outbox};
 use crate::matchmaker::{self, MatchmakerHandle};
 use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
-use crate::store::{Created, Record, SavedBattle, Store, Ticket};
+use crate::store::{Created, Quarantined, Record, Store, Ticket};
 
 mod clustered;
 mod finished;
 mod index;
 mod reads;
+mod restore;
 
 pub use clustered::Placed;
 
@@ -95,6 +97,10 @@ pub struct Lobby {
     matchmaker: MatchmakerHandle,
     /// In cluster mode: this node's part of the cluster.
     cluster: Option<Arc<Cluster>>,
+    /// The battles set aside because they cannot be restored (`restore.rs`).
+    quarantined: Mutex<BTreeMap<String, Quarantined>>,
+    /// In a cluster: how many battles are set aside in the whole cluster, as last read.
+    quarantined_in_cluster: AtomicUsize,
 }
 
 impl Lobby {
@@ -118,6 +124,8 @@ impl Lobby {
             metrics,
             matchmaker,
             cluster,
+            quarantined: Mutex::new(BTreeMap::new()),
+            quarantined_in_cluster: AtomicUsize::new(0),
         });
         starter.start(&lobby);
         lobby
@@ -208,25 +216,6 @@ impl Lobby {
         &self.store
     }
 
-    /// Bring back the battles the store kept, each replayed from its seed and input log,
-    /// and start their actors. Returns how many came back; a battle that cannot be replayed
-    /// (its ruleset gone or changed) is left out, with a warning.
-    pub fn restore(self: &Arc<Self>, saved: Vec<SavedBattle>) -> usize {
-        let mut restored = 0;
-        for battle in saved {
-            let id = battle.created.battle.clone();
-            let private = battle.created.private;
-            match battle::restore(battle, self.clone()) {
-                Ok((actor, handle, summary)) => {
-                    self.register(id, actor, handle, summary, private, 0);
-                    restored += 1;
-                }
-                Err(why) => tracing::warn!(battle = %id, %why, "battle not restored"),
-            }
-        }
-        restored
-    }
-
     /// The server's settings.
     pub fn config(&self) -> &Config {
         &self.config
@@ -251,6 +240,15 @@ impl Lobby {
         creator: &Creator,
     ) -> Result<(String, Ticket), Refusal> {
         let entry = offered(&self.config, &request.ruleset)?;
+        if !self.store.is_available() {
+            return Err((
+                ErrorCode::StoreUnavailable,
+                format!(
+                    "no battle can be created now: {}; retry in a moment",
+                    self.store.unavailable_reason()
+                ),
+            ));
+        }
         if self.battles.len() >= self.config.max_battles {
             return Err((
                 ErrorCode::ServerBusy,
@@ -477,7 +475,7 @@ impl Lobby {
             let id: String = (0..10)
                 .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
                 .collect();
-            if !self.battles.contains_key(&id) {
+            if !self.battles.contains_key(&id) && !self.is_quarantined(&id) {
                 return id;
             }
         }

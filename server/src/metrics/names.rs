@@ -55,6 +55,12 @@ pub const PUBLICATIONS: &str = "battle_cluster_publications_total";
 pub const FENCING: &str = "battle_cluster_fencing_refusals_total";
 /// Cluster mode: one batch of writes to Redis, sent to answered.
 pub const REDIS_ROUND_TRIP: &str = "battle_cluster_redis_round_trip_seconds";
+/// Battles set aside because they could not be restored.
+pub const QUARANTINED: &str = "battle_quarantined_battles";
+/// 1 while the store takes writes, 0 while it does not (moves are refused).
+pub const STORE_AVAILABLE: &str = "battle_store_available";
+/// Commits to the data directory that failed (a full or read-only disk).
+pub const STORE_COMMIT_FAILURES: &str = "battle_store_commit_failures_total";
 /// Seconds since the server started.
 pub const UPTIME: &str = "battle_uptime_seconds";
 /// Always 1, labelled with the server's version.
@@ -236,6 +242,24 @@ pub const DESCRIPTIONS: &[(&str, Kind, Option<Unit>, &str)] = &[
         Kind::Histogram,
         Some(Unit::Seconds),
         "Cluster mode: one batch of writes to Redis, sent to answered.",
+    ),
+    (
+        QUARANTINED,
+        Kind::Gauge,
+        None,
+        "Battles set aside because they could not be restored (see battle-server quarantine).",
+    ),
+    (
+        STORE_AVAILABLE,
+        Kind::Gauge,
+        None,
+        "1 while the store takes writes; 0 while it does not and moves are refused.",
+    ),
+    (
+        STORE_COMMIT_FAILURES,
+        Kind::Counter,
+        None,
+        "Commits to the data directory that failed (a full or read-only disk).",
     ),
     (
         UPTIME,

@@ -94,6 +94,16 @@ impl Metrics {
             .absolute(frames + closed(&self.closed_frames));
         self.counter(BYTES_SENT)
             .absolute(bytes + closed(&self.closed_bytes));
+        self.gauge(QUARANTINED, Vec::new())
+            .set(lobby.quarantined_count() as f64);
+        let available = if lobby.store().is_available() {
+            1.0
+        } else {
+            0.0
+        };
+        self.gauge(STORE_AVAILABLE, Vec::new()).set(available);
+        self.counter(STORE_COMMIT_FAILURES)
+            .absolute(lobby.store().commit_failures());
         self.gauge(UPTIME, Vec::new())
             .set(self.uptime().as_secs_f64());
         self.gauge(

@@ -23,7 +23,9 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::archive::{self, Retention};
 use super::commits::{Commits, Ticket};
+use super::quarantine;
 use super::record::{Ended, Record};
+use super::writable::Writable;
 
 /// Most records in one transaction.
 pub const MAX_BATCH: usize = 4096;
@@ -32,7 +34,7 @@ pub const MAX_BATCH: usize = 4096;
 pub const GATHER: Duration = Duration::from_micros(500);
 
 /// How long to wait before trying a failed commit again.
-const RETRY: Duration = Duration::from_secs(1);
+const RETRY: Duration = Duration::from_millis(500);
 
 /// How often the inputs of battles gone away are dropped.
 const PURGE_EVERY: Duration = Duration::from_secs(5);
@@ -54,12 +56,18 @@ pub struct Committer {
     /// How long finished battles are kept for replays.
     retention: Retention,
     last_prune: Instant,
+    /// Whether commits go through, for everyone who asks.
+    writable: Arc<Writable>,
 }
 
 impl Committer {
     /// The writer for `conn`: rows of battles no longer kept, and finished battles past
     /// `retention`, are dropped now.
-    pub fn new(conn: Connection, retention: Retention) -> rusqlite::Result<Committer> {
+    pub fn new(
+        conn: Connection,
+        retention: Retention,
+        writable: Arc<Writable>,
+    ) -> rusqlite::Result<Committer> {
         conn.execute(
             "DELETE FROM inputs WHERE battle NOT IN (SELECT id FROM battles)",
             [],
@@ -88,6 +96,7 @@ impl Committer {
             last_purge: Instant::now(),
             retention,
             last_prune: Instant::now(),
+            writable,
         })
     }
 
@@ -104,11 +113,36 @@ impl Committer {
                 }
             }
             let last = batch.last().map_or(0, |(ticket, _)| *ticket);
-            // A failed commit (a full disk, say) is tried again: releasing the frames without
-            // it would show clients changes a crash could lose.
+            // A failed commit (a full disk, a read-only filesystem) is tried again until it
+            // goes through: releasing the frames without it would show clients changes a
+            // crash could lose. Meanwhile the battles refuse moves (`writable`).
             while let Err(err) = self.write(&batch) {
-                tracing::error!(%err, records = batch.len(), "cannot commit the input log; retrying");
+                if self.writable.failed(&err) {
+                    tracing::error!(
+                        %err,
+                        records = batch.len(),
+                        "cannot write to the data directory: moves are refused \
+                         (store_unavailable) until it can; trying again every {} ms",
+                        RETRY.as_millis()
+                    );
+                }
+                if self.writable.is_closing() {
+                    tracing::error!(
+                        records = batch.len(),
+                        "the server stops with changes it could not write: none of them \
+                         was shown to anyone"
+                    );
+                    return;
+                }
                 std::thread::sleep(RETRY);
+            }
+            if let Some(lasted) = self.writable.succeeded() {
+                tracing::info!(
+                    failed = self.writable.failures(),
+                    secs = lasted.as_secs(),
+                    "the data directory takes writes again: moves are accepted, and the \
+                     changes held meanwhile are shown now"
+                );
             }
             batch.clear();
             commits.advance(last);
@@ -200,6 +234,7 @@ impl Committer {
                         }
                         removed.push(battle.clone());
                     }
+                    Record::Quarantined(quarantined) => quarantine::set_aside(&tx, quarantined)?,
                     // Only a cluster has ownership to check.
                     Record::Fence { .. } => {}
                 }

@@ -12,9 +12,12 @@
 mod archive;
 mod commits;
 mod committer;
+pub mod offline;
+mod quarantine;
 mod record;
 mod saved;
 mod schema;
+mod writable;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,17 +28,22 @@ use tokio::sync::mpsc::{self, UnboundedSender};
 
 pub use archive::{summary as finished_summary, unix_now_ms, Archive, Retention};
 pub use commits::{Commits, Ticket};
+pub use quarantine::Quarantined;
 pub use record::{Created, Ended, Record};
-pub use saved::{SavedBattle, SavedSeat};
+pub use saved::{Loaded, SavedBattle, SavedSeat};
+pub use writable::Writable;
 
-/// Why the store could not be opened.
+/// Why the store could not be opened (or read).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the data directory {0}: {1}")]
     Dir(String, std::io::Error),
-    #[error("database: {0}")]
+    #[error("SQLite refused: {0}")]
     Sql(#[from] rusqlite::Error),
-    #[error("the database has schema version {0}, newer than this server's {1}")]
+    #[error(
+        "its database has schema version {0}, newer than this server's {1} (a newer \
+         battle-server wrote it: run that one)"
+    )]
     Newer(usize, usize),
     #[error("the database holds a record this server cannot read: {0}")]
     Corrupt(String),
@@ -56,6 +64,8 @@ struct Shared {
     committer: Mutex<Option<JoinHandle<()>>>,
     /// The checkpoint thread and the flag that stops it.
     checkpoints: (Arc<AtomicBool>, Mutex<Option<JoinHandle<()>>>),
+    /// Whether commits go through now.
+    writable: Arc<Writable>,
 }
 
 /// A cloneable handle on the store (or on no store at all), with the finished battles it
@@ -102,23 +112,50 @@ impl Store {
         self.cluster.as_ref()
     }
 
-    /// Whether records can be kept now (always, but in a cluster whose Redis is out of
-    /// reach: then moves are refused with `store_unavailable`).
+    /// Whether records can be kept now: not while the data directory refuses writes (a
+    /// full disk, a read-only filesystem) or a cluster's Redis is out of reach. Meanwhile
+    /// moves are refused with `store_unavailable`.
     pub fn is_available(&self) -> bool {
-        self.cluster.as_ref().is_none_or(|link| link.is_available())
+        if let Some(link) = &self.cluster {
+            return link.is_available();
+        }
+        self.shared
+            .as_ref()
+            .is_none_or(|shared| shared.writable.is_writable())
     }
 
-    /// Open the store in `dir` (created if needed), read back every battle kept, and
-    /// start the committer; finished battles are kept for replays as `retention` says.
-    /// `fsync`: see [`schema::open`].
+    /// Why records cannot be kept now, in words for the client refused (see
+    /// [`Store::is_available`]).
+    pub fn unavailable_reason(&self) -> String {
+        if self.cluster.is_some() {
+            return "the cluster store is out of reach".into();
+        }
+        let why = self.shared.as_ref().and_then(|s| s.writable.why_not());
+        match why {
+            Some(why) => format!("the server's data directory takes no writes now ({why})"),
+            None => "the server's data directory takes no writes now".into(),
+        }
+    }
+
+    /// How many commits to the data directory failed so far (0 in a cluster or without a
+    /// store).
+    pub fn commit_failures(&self) -> u64 {
+        self.shared.as_ref().map_or(0, |s| s.writable.failures())
+    }
+
+    /// Open the store in `dir` (created if needed), read back every battle kept (and the
+    /// battles set aside), and start the committer; finished battles are kept for replays as
+    /// `retention` says. `fsync`: see [`schema::open`]. The caller holds the directory
+    /// ([`crate::dir_lock`]).
     pub fn open(
         dir: &Path,
         fsync: bool,
         retention: Retention,
-    ) -> Result<(Store, Vec<SavedBattle>), StoreError> {
+    ) -> Result<(Store, Loaded), StoreError> {
         let conn = schema::open(dir, fsync)?;
         let saved = saved::load(&conn)?;
-        let writer = committer::Committer::new(conn, retention)?;
+        let writable = Arc::new(Writable::default());
+        let writer = committer::Committer::new(conn, retention, writable.clone())?;
         let archive = Arc::new(Archive::database(dir, retention)?);
         let (tx, rx) = mpsc::unbounded_channel();
         let commits = Arc::new(Commits::default());
@@ -137,6 +174,7 @@ impl Store {
             commits,
             committer: Mutex::new(Some(committer)),
             checkpoints: (stop, Mutex::new(Some(checkpointer))),
+            writable,
         };
         Ok((
             Store {
@@ -224,6 +262,8 @@ impl Store {
             return;
         };
         lock(&shared.sender).tx = None;
+        // A commit that keeps failing is given up now (what waits for it was never shown).
+        shared.writable.close();
         let committer = lock(&shared.committer).take();
         shared.checkpoints.0.store(true, Ordering::Release);
         let checkpointer = lock(&shared.checkpoints.1).take();
@@ -302,8 +342,9 @@ mod tests {
     async fn what_is_committed_comes_back_in_order_and_removed_battles_do_not() {
         let dir = std::env::temp_dir().join(format!("battle-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let (store, saved) = Store::open(&dir, false, Retention::default()).expect("a fresh store");
-        assert!(saved.is_empty());
+        let (store, loaded) =
+            Store::open(&dir, false, Retention::default()).expect("a fresh store");
+        assert!(loaded.battles.is_empty());
         let battle = |b: &str| b.to_string();
         let first = store.append(created("a"));
         assert_eq!(first, 1, "tickets count from 1");
@@ -348,7 +389,8 @@ mod tests {
             "a closed store takes nothing"
         );
 
-        let (again, saved) = Store::open(&dir, true, Retention::default()).expect("reopened");
+        let (again, loaded) = Store::open(&dir, true, Retention::default()).expect("reopened");
+        let saved = loaded.battles;
         assert_eq!(saved.len(), 1, "the removed battle is gone: {saved:?}");
         let a = &saved[0];
         assert_eq!(a.created.battle, "a");

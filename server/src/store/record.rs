@@ -6,6 +6,8 @@ use std::sync::Arc;
 use battle_protocol::{OutcomeInfo, Seat};
 use battle_rules::input_log::Input;
 
+use super::quarantine::Quarantined;
+
 /// One change to what the store keeps of a battle.
 #[derive(Debug, Clone)]
 pub enum Record {
@@ -33,6 +35,8 @@ pub enum Record {
     Finished(Arc<Ended>),
     /// The battle went away (expired): forget it.
     Removed { battle: String },
+    /// The battle cannot be restored: set it aside, its rows kept as they are.
+    Quarantined(Quarantined),
     /// Nothing to keep: in a cluster, what follows may only be sent while this node still
     /// owns the battle (the check is the record's commit). A single server has nothing to
     /// check.

@@ -67,6 +67,13 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX replays_by_end ON replays (ended_at);",
     // 6: how long after the players each battle's spectators see a change.
     "ALTER TABLE battles ADD COLUMN spectator_delay_ms INTEGER NOT NULL DEFAULT 0;",
+    // 7: battles set aside because they could not be read or replayed: their rows stay as
+    // they are, and they are not restored until the operator retries (or drops) them.
+    "CREATE TABLE quarantine (
+        battle TEXT PRIMARY KEY,
+        reason TEXT NOT NULL,
+        since INTEGER NOT NULL
+    );",
 ];
 
 /// Open (or create) the database in `dir` and bring its schema up to date. `fsync`: commits
@@ -97,13 +104,26 @@ pub fn checkpoints(
     let conn = Connection::open(dir.join(FILE))?;
     std::thread::Builder::new()
         .name("store-checkpoint".into())
-        .spawn(move || loop {
-            std::thread::park_timeout(CHECKPOINT_EVERY);
-            if stop.load(std::sync::atomic::Ordering::Acquire) {
-                return;
-            }
-            if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-                tracing::warn!(%err, "WAL checkpoint failed");
+        .spawn(move || {
+            let mut failing = false;
+            loop {
+                std::thread::park_timeout(CHECKPOINT_EVERY);
+                if stop.load(std::sync::atomic::Ordering::Acquire) {
+                    return;
+                }
+                match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    // One line per episode (a full disk fails every one).
+                    Err(err) if !failing => {
+                        failing = true;
+                        tracing::warn!(%err, "WAL checkpoint failed (one line until one works)");
+                    }
+                    Err(_) => {}
+                    Ok(()) if failing => {
+                        failing = false;
+                        tracing::info!("WAL checkpoints work again");
+                    }
+                    Ok(()) => {}
+                }
             }
         })
         .map_err(StoreError::Thread)
