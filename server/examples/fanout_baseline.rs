@@ -13,8 +13,12 @@
 //! cargo build --release -p battle-server --example fanout_baseline
 //! target/release/examples/fanout_baseline serve [--listen 127.0.0.1:0] [--frame-bytes 900] &
 //! target/release/examples/fanout_baseline load --url ws://127.0.0.1:PORT --server-pid PID \
-//!     [--rooms 1000] [--secs 20] [--frame-bytes 900] [--ramp-per-sec 500]
+//!     [--rooms 1000] [--secs 20] [--frame-bytes 900] [--ramp-per-sec 500] \
+//!     [--actions-per-room N]
 //! ```
+//! With `--actions-per-room`, each room stops after that many actions and the run ends when
+//! every room has (or at `--secs`): a fixed amount of work, for counting the server's
+//! instructions per action (`bench/callgrind`); the window is then the whole run.
 //! `serve` prints `fanout_baseline listening on ws://ADDR` once it accepts connections.
 //! `load` prints one JSON object. Each room holds 4 connections on both sides, so both
 //! processes need `ulimit -n` above 4 × rooms.
@@ -50,7 +54,7 @@ use tokio_tungstenite::WebSocketStream;
 
 const USAGE: &str = "usage: fanout_baseline serve [--listen ADDR] [--frame-bytes N]\n       \
     fanout_baseline load --url ws://HOST:PORT --server-pid PID [--rooms N] [--secs N] \
-    [--frame-bytes N] [--ramp-per-sec N]";
+    [--frame-bytes N] [--ramp-per-sec N] [--actions-per-room N]";
 
 /// Frames a connection may have queued before the server drops it as too slow.
 const OUT_QUEUE: usize = 64;
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
                 "secs",
                 "frame-bytes",
                 "ramp-per-sec",
+                "actions-per-room",
             ],
         )),
         _ => usage("missing or unknown subcommand"),
@@ -400,6 +405,8 @@ struct LoadPlan {
     server: SocketAddr,
     frame_bytes: usize,
     deadline: Instant,
+    /// Actions after which a room stops (0: none, play until the deadline).
+    actions_per_room: u64,
 }
 
 fn load(flags: &Flags) -> anyhow::Result<()> {
@@ -409,6 +416,7 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
     let secs: u64 = flags.get("secs", Some(20));
     let frame_bytes: usize = flags.get("frame-bytes", Some(900));
     let ramp_per_sec: u64 = flags.get("ramp-per-sec", Some(500));
+    let actions_per_room: u64 = flags.get("actions-per-room", Some(0));
     if rooms == 0 || secs == 0 || ramp_per_sec == 0 {
         usage("--rooms, --secs and --ramp-per-sec must be positive");
     }
@@ -436,6 +444,7 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
             server,
             frame_bytes,
             deadline: end,
+            actions_per_room,
         });
         let counters = Arc::new(Counters::default());
 
@@ -466,6 +475,8 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
             })
         };
 
+        // With a fixed amount of work, everything from the first room on counts.
+        let initial = Snapshot::take(server_pid, &counters)?;
         // The window opens once every room is playing, or 5 s after the ramp should have ended.
         let latest = start + Duration::from_secs_f64(rooms as f64 / ramp_per_sec as f64 + 5.0);
         while counters.joined_rooms.load(Ordering::Relaxed) < rooms
@@ -473,13 +484,25 @@ fn load(flags: &Flags) -> anyhow::Result<()> {
         {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        let window_start = Instant::now().min(end);
-        let before = Snapshot::take(server_pid, &counters)?;
-        tokio::time::sleep_until(end).await;
-        let after = Snapshot::take(server_pid, &counters)?;
+        let (window_start, before, after, end, tasks) = if actions_per_room == 0 {
+            let window_start = Instant::now().min(end);
+            let before = Snapshot::take(server_pid, &counters)?;
+            tokio::time::sleep_until(end).await;
+            let after = Snapshot::take(server_pid, &counters)?;
+            let tasks = ramp.await.context("the ramp task failed")?;
+            (window_start, before, after, end, tasks)
+        } else {
+            // A fixed amount of work: the window is the whole run, until every room is done.
+            let before = initial;
+            let mut tasks = ramp.await.context("the ramp task failed")?;
+            for task in &mut tasks {
+                let _ = tokio::time::timeout_at(end, task).await;
+            }
+            let after = Snapshot::take(server_pid, &counters)?;
+            (start, before, after, Instant::now(), Vec::new())
+        };
         let window_secs = (end - window_start).as_secs_f64();
 
-        let tasks = ramp.await.context("the ramp task failed")?;
         let aborts: Vec<_> = tasks.iter().map(|t| t.abort_handle()).collect();
         let _ = tokio::time::timeout(GRACE, futures::future::join_all(tasks)).await;
         aborts.iter().for_each(|a| a.abort());
@@ -538,7 +561,11 @@ async fn play_room(
 
     let act = Message::Text(Utf8Bytes::from_static("act"));
     let (mut seq, mut next) = (0u64, 0usize);
-    while Instant::now() < plan.deadline {
+    let mut played = 0u64;
+    while Instant::now() < plan.deadline
+        && (plan.actions_per_room == 0 || played < plan.actions_per_room)
+    {
+        played += 1;
         conns[next].send(act.clone()).await?;
         let mut told = None;
         for ws in &mut conns {
