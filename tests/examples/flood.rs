@@ -23,10 +23,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use battle_e2e::battle_client::loadtest::procfs;
 use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use battle_e2e::battle_server::config::{DEFAULT_CREATE_RATE, DEFAULT_MESSAGE_RATE};
 use battle_e2e::Create;
+use battle_load::procfs;
 use clap::Parser;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
