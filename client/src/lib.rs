@@ -37,6 +37,8 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 mod address;
 mod connection;
 mod error;

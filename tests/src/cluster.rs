@@ -15,7 +15,7 @@ pub use crate::binary::server_binary;
 pub const TEST_LEASE_MS: u64 = 1_000;
 
 /// Kill `child` with SIGKILL, if it runs, and wait for it.
-fn reap(child: &mut Option<std::process::Child>) {
+fn reap(child: &mut Option<Child>) {
     if let Some(mut child) = child.take() {
         let _ = child.kill();
         let _ = child.wait();

@@ -302,7 +302,7 @@ fn a_name_the_server_would_change_is_refused_before_connecting() {
     };
     /// The arguments, the environment, and the sentence the client answers with.
     type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 4] = [
+    let cases: [Case<'_>; 4] = [
         (
             &["join", "b1", "--name", " Ana"],
             &[],

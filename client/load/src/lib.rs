@@ -15,6 +15,8 @@
 //! Exit codes (module `status`): 0 = the run completed and every threshold held, 1 = a
 //! threshold failed, 2 = the run itself failed.
 
+#![warn(missing_docs)]
+
 mod args;
 mod buffers;
 mod config;

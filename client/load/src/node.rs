@@ -367,7 +367,7 @@ pub(super) mod tests {
         }
         assert_ne!(Str::new("ab"), Str::new("ab\0"));
         assert_ne!(Str::new("ab"), Str::new("abc"));
-        assert_eq!(std::mem::size_of::<Str>(), std::mem::size_of::<Vec<u8>>());
-        assert_eq!(std::mem::size_of::<Node>(), 32);
+        assert_eq!(size_of::<Str>(), size_of::<Vec<u8>>());
+        assert_eq!(size_of::<Node>(), 32);
     }
 }

@@ -19,6 +19,8 @@
 //!
 //! Session logic never touches the terminal, so it is tested without one.
 
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod choice;
 pub mod clock;

@@ -182,12 +182,12 @@ struct Extras<'a> {
 }
 
 /// Render the screen of `view` with `extras`.
-fn render_with(view: Value, link: Link, extras: Extras) -> String {
+fn render_with(view: Value, link: Link, extras: Extras<'_>) -> String {
     text_of(&render_buffer(view, link, extras))
 }
 
 /// Render the screen of `view` with `extras` and return the cells, styles and all.
-fn render_buffer(view: Value, link: Link, extras: Extras) -> ratatui::buffer::Buffer {
+fn render_buffer(view: Value, link: Link, extras: Extras<'_>) -> ratatui::buffer::Buffer {
     let tracker = tracker(view);
     let (width, height) = extras.size.unwrap_or((WIDTH, HEIGHT));
     let mut terminal =

@@ -42,7 +42,7 @@ pub fn step_line(stepper: &Stepper) -> String {
 }
 
 /// Draw one replay step over the whole frame.
-pub fn draw_step(frame: &mut Frame, step: &StepScreen) {
+pub fn draw_step(frame: &mut Frame<'_>, step: &StepScreen<'_>) {
     let line = step_line(step.stepper);
     // No connection: the indicator shows the replay instead, and no clock runs.
     let link = Link::Connected;

@@ -11,7 +11,7 @@ use crate::clock::{clocks, countdowns, format_bank, format_left};
 use crate::presence::{presence, seat_name, Presence};
 
 /// The clock line for `screen` at its `now_ms`, or `None` when the battle is untimed or over.
-pub fn clock_line(screen: &Screen) -> Option<Line<'static>> {
+pub fn clock_line(screen: &Screen<'_>) -> Option<Line<'static>> {
     if screen.tracker.is_over() {
         return None;
     }

@@ -14,7 +14,7 @@ use super::Screen;
 use crate::outcome::result_lines;
 
 /// Draw the generic panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;

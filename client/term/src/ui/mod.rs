@@ -113,7 +113,7 @@ pub fn uses_picker(view: &serde_json::Value) -> bool {
 }
 
 /// Draw `screen` over the whole frame.
-pub fn draw(frame: &mut Frame, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, screen: &Screen<'_>) {
     let clock = countdown::clock_line(screen);
     let [header, clock_row, body, status, keys] = Layout::vertical([
         Constraint::Length(1),
@@ -188,7 +188,7 @@ pub fn help_area(area: Rect) -> Rect {
 /// The status line: the last thing worth telling; with nothing to tell while the battle goes
 /// on and this client has no move to make, how others watch it (dimmed), so the command
 /// printed before the screen opened stays in sight.
-fn status_line(screen: &Screen) -> Line<'static> {
+fn status_line(screen: &Screen<'_>) -> Line<'static> {
     let mark = Span::styled("» ", Style::new().fg(Color::Yellow));
     if !screen.status.is_empty() || screen.tracker.is_over() || screen.my_move() {
         return Line::from(vec![mark, Span::raw(screen.status.to_owned())]);
@@ -221,7 +221,7 @@ fn form_hints(form: &crate::form::Form) -> String {
 }
 
 /// The key hints of a seat acting through the picker: only the keys that apply now.
-fn picker_hints(screen: &Screen) -> String {
+fn picker_hints(screen: &Screen<'_>) -> String {
     let legal = screen.tracker.legal_actions();
     if legal.is_empty() {
         return "waiting · PgUp/PgDn log · ? how to play · q quit".to_owned();
@@ -244,7 +244,7 @@ fn picker_hints(screen: &Screen) -> String {
 
 /// "← your move" when this client may act for its seat now, or why its seat's turn cannot be
 /// played from here (disconnected, or the seat taken over from another connection).
-pub fn move_marker(screen: &Screen) -> Option<Span<'static>> {
+pub fn move_marker(screen: &Screen<'_>) -> Option<Span<'static>> {
     if screen.my_move() {
         Some(Span::styled("  ← your move", Style::new().fg(Color::Green)))
     } else if screen.tracker.my_turn() {
@@ -272,8 +272,8 @@ pub const LEAVE: &str = "Press q to leave; the result stays on your terminal.";
 
 /// The "battle over" box: `lines`, the first (the verdict) bold in `color`, then how to
 /// leave ([`LEAVE`]).
-pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color: Color) {
-    let mut text: Vec<Line> = lines
+pub fn draw_result_box(frame: &mut Frame<'_>, area: Rect, lines: Vec<String>, color: Color) {
+    let mut text: Vec<Line<'_>> = lines
         .into_iter()
         .enumerate()
         .map(|(i, line)| {
@@ -294,7 +294,7 @@ pub fn draw_result_box(frame: &mut Frame, area: Rect, lines: Vec<String>, color:
 }
 
 /// The battle has not started: who is missing, and the commands that bring them.
-fn draw_waiting(frame: &mut Frame, area: Rect, view: &serde_json::Value, screen: &Screen) {
+fn draw_waiting(frame: &mut Frame<'_>, area: Rect, view: &serde_json::Value, screen: &Screen<'_>) {
     let free = super::presence::free_seats(view);
     let mut lines = vec![
         Line::styled(
@@ -324,7 +324,7 @@ fn draw_waiting(frame: &mut Frame, area: Rect, view: &serde_json::Value, screen:
     );
 }
 
-fn draw_header(frame: &mut Frame, area: Rect, screen: &Screen) {
+fn draw_header(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let t = screen.tracker;
     let ruleset = t
         .view()
@@ -421,10 +421,10 @@ pub fn log_title(back: usize, key: &str) -> String {
 /// The battle log in a box filling `area`, newest at the bottom, `screen.log_scroll` lines
 /// back; `key` is the key that scrolls it back on this panel.
 pub fn draw_log_box(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
     game: &serde_json::Value,
-    screen: &Screen,
+    screen: &Screen<'_>,
     key: &str,
 ) {
     let entries = game["log"].as_array().map(Vec::as_slice).unwrap_or(&[]);
@@ -476,7 +476,7 @@ mod tests {
         let log: Vec<serde_json::Value> = (1..=6)
             .map(|i| serde_json::json!(format!("e{i}")))
             .collect();
-        let text = |(lines, back): (Vec<Line>, usize)| {
+        let text = |(lines, back): (Vec<Line<'_>>, usize)| {
             (
                 lines.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
                 back,

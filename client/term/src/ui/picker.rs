@@ -54,7 +54,7 @@ pub fn plain_words() -> Words<'static> {
 }
 
 /// The screen rows `lines` take when word-wrapped to `width` columns.
-pub fn wrapped_rows(lines: &[Line], width: usize) -> usize {
+pub fn wrapped_rows(lines: &[Line<'_>], width: usize) -> usize {
     let width = width.max(1);
     lines
         .iter()
@@ -87,9 +87,9 @@ pub fn rows(n: usize) -> u16 {
 /// cyan while this client may move, scrolled so that line `cursor_line` stays in sight when
 /// the box is shorter than the list.
 pub fn draw_now_box(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
-    screen: &Screen,
+    screen: &Screen<'_>,
     lines: Vec<Line<'static>>,
     cursor_line: usize,
 ) {
@@ -113,7 +113,7 @@ pub fn draw_now_box(
 
 /// The picker's lines for `screen`'s seat, and the line the cursor is on (for scrolling).
 /// A spectator, or a seat with nothing legal, gets one line saying so.
-pub fn picker_lines(screen: &Screen, words: &Words) -> (Vec<Line<'static>>, usize) {
+pub fn picker_lines(screen: &Screen<'_>, words: &Words<'_>) -> (Vec<Line<'static>>, usize) {
     let default = Picker::default();
     let picker = screen.picker.unwrap_or(&default);
     let legal = screen.tracker.legal_actions();
@@ -180,7 +180,7 @@ pub fn act_keys(legal: &[Value]) -> String {
 
 /// The form's lines: the entry, each field with a choice to make and its values, then how
 /// to send (fields with one possible value are filled without showing).
-fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
+fn form_lines(form: &Form, words: &Words<'_>) -> (Vec<Line<'static>>, usize) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = vec![Line::styled(
         format!("Choosing: {}", (words.entry)(&form.entry)),
@@ -222,7 +222,7 @@ fn form_lines(form: &Form, words: &Words) -> (Vec<Line<'static>>, usize) {
 }
 
 /// A field's values: numbered options with the chosen ones marked.
-fn choice_spans(choice: &Choice, here: bool, words: &Words) -> Vec<Span<'static>> {
+fn choice_spans(choice: &Choice, here: bool, words: &Words<'_>) -> Vec<Span<'static>> {
     let picked = Style::new().add_modifier(Modifier::REVERSED);
     let under = Style::new().add_modifier(Modifier::UNDERLINED);
     match choice {
@@ -251,7 +251,7 @@ fn choice_spans(choice: &Choice, here: bool, words: &Words) -> Vec<Span<'static>
             min,
             max,
         } => {
-            let mut spans: Vec<Span> = options
+            let mut spans: Vec<Span<'_>> = options
                 .iter()
                 .enumerate()
                 .flat_map(|(i, option)| {

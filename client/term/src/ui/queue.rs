@@ -25,7 +25,7 @@ pub struct QueueScreen<'a> {
 }
 
 /// The waiting screen's lines.
-pub fn queue_lines(screen: &QueueScreen) -> Vec<String> {
+pub fn queue_lines(screen: &QueueScreen<'_>) -> Vec<String> {
     let mut lines = vec![
         format!(
             "Queued for {}: {}.",
@@ -41,7 +41,7 @@ pub fn queue_lines(screen: &QueueScreen) -> Vec<String> {
 }
 
 /// Draw the waiting screen over the whole frame.
-pub fn draw_queue(frame: &mut Frame, screen: &QueueScreen) {
+pub fn draw_queue(frame: &mut Frame<'_>, screen: &QueueScreen<'_>) {
     let [header, body, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(5),
@@ -53,7 +53,7 @@ pub fn draw_queue(frame: &mut Frame, screen: &QueueScreen) {
             .style(Style::new().add_modifier(Modifier::BOLD)),
         header,
     );
-    let mut lines: Vec<Line> = queue_lines(screen).into_iter().map(Line::raw).collect();
+    let mut lines: Vec<Line<'_>> = queue_lines(screen).into_iter().map(Line::raw).collect();
     if let Some(first) = lines.first_mut() {
         *first = first
             .clone()

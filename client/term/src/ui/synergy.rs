@@ -28,7 +28,7 @@ const SIGILS: [&str; 4] = ["Flame", "Leaf", "Gear", "Void"];
 const BAR_WIDTH: usize = 20;
 
 /// Draw the synergy panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
@@ -98,7 +98,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     super::draw_log_box(frame, log, game, screen, "↑");
 }
 
-fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
+fn turn_line(view: &Value, screen: &Screen<'_>) -> Line<'static> {
     let tracker = screen.tracker;
     let game = &view["game"];
     let whose = match game["active"].as_u64() {
@@ -126,7 +126,7 @@ fn turn_line(view: &Value, screen: &Screen) -> Line<'static> {
 
 /// One side's box, titled with its holder's name (`name`, `held`); `mine` for the viewer's.
 fn draw_side(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
     side: &Value,
     (name, held): (&str, Option<Presence>),
@@ -193,7 +193,7 @@ fn draw_side(
 /// The viewer's hand, one card a line (wrapped on a narrow screen): its number for the digit
 /// keys (kept through the turn), name, sigil, type and cost, what it does, and whether its
 /// synergy would trigger now.
-fn hand_lines(side: &Value, screen: &Screen) -> Vec<Line<'static>> {
+fn hand_lines(side: &Value, screen: &Screen<'_>) -> Vec<Line<'static>> {
     let cards = side["hand"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     if cards.is_empty() {
         return vec![Line::raw("(no cards in hand)")];
@@ -225,7 +225,7 @@ fn hand_lines(side: &Value, screen: &Screen) -> Vec<Line<'static>> {
 
 /// The bottom line's keys for a seat: the hand's numbers and `e` while this client may play,
 /// else only the keys that work while waiting.
-pub fn key_hints(screen: &Screen) -> String {
+pub fn key_hints(screen: &Screen<'_>) -> String {
     let hand = screen
         .tracker
         .view()
@@ -251,7 +251,7 @@ pub fn key_hints(screen: &Screen) -> String {
     }
 }
 
-fn draw_result(frame: &mut Frame, area: Rect, tracker: &ViewTracker) {
+fn draw_result(frame: &mut Frame<'_>, area: Rect, tracker: &ViewTracker) {
     let color = verdict_color(tracker);
     let mut lines = result_lines(tracker);
     if lines.is_empty() {

@@ -419,8 +419,8 @@ fn spectator_screen_is_read_only() {
 fn the_help_page_ends_with_the_panels_keys() {
     let mut view = planning();
     view["game"]["log"] = json!([]);
-    let tracker = super::tracker(view.clone());
-    let link = battle_term::Link::Connected;
+    let tracker = tracker(view.clone());
+    let link = Link::Connected;
     let keys = battle_term::ui::help::sections(&battle_term::ui::Screen::of(&tracker, &link))
         .pop()
         .expect("the page has sections");

@@ -18,7 +18,7 @@ use crate::outcome::{verdict, Verdict};
 const RULES_ROWS: u16 = 8;
 
 /// The height of the boxes under the teams.
-pub fn middle_height(screen: &Screen, _ui: &GambitUi) -> u16 {
+pub fn middle_height(screen: &Screen<'_>, _ui: &GambitUi) -> u16 {
     let tracker = screen.tracker;
     let rows = if tracker.is_over() {
         result_lines(tracker).len() + 1
@@ -39,7 +39,7 @@ fn offering<'a>(screen: &Screen<'a>) -> &'a [Value] {
 }
 
 /// Draw the boxes under the teams.
-pub fn draw_middle(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
+pub fn draw_middle(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>, ui: &GambitUi) {
     let tracker = screen.tracker;
     if tracker.is_over() {
         draw_result(frame, area, screen);
@@ -59,7 +59,7 @@ pub fn draw_middle(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi
 }
 
 /// The selected unit's three rule slots (the selected one marked) and its "why" lines.
-fn draw_rules(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
+fn draw_rules(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>, ui: &GambitUi) {
     let Some((game, unit)) = screen.tracker.game().zip(ui.selected(screen.tracker)) else {
         frame.render_widget(Block::bordered().title(" rules "), area);
         return;
@@ -107,7 +107,7 @@ fn draw_rules(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
             .as_array()
             .map(|t| t.iter().map(text).collect())
             .unwrap_or_default();
-        let game = screen.tracker.game().unwrap_or(&serde_json::Value::Null);
+        let game = screen.tracker.game().unwrap_or(&Value::Null);
         lines.push(Line::from(vec![
             Span::styled("next: ", Style::new().add_modifier(Modifier::DIM)),
             Span::raw(format!(
@@ -126,11 +126,11 @@ fn draw_rules(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
 
 /// The rule editor: each field with its value, and what the chosen skill does (the keys
 /// are on the bottom line).
-fn draw_editor(frame: &mut Frame, area: Rect, screen: &Screen, draft: &Draft) {
+fn draw_editor(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>, draft: &Draft) {
     let Some(game) = screen.tracker.game() else {
         return;
     };
-    let mut lines: Vec<Line> = draft
+    let mut lines: Vec<Line<'_>> = draft
         .fields(game)
         .into_iter()
         .enumerate()
@@ -169,12 +169,12 @@ fn draw_editor(frame: &mut Frame, area: Rect, screen: &Screen, draft: &Draft) {
 }
 
 /// What the selected unit's skills do.
-fn draw_skills(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
+fn draw_skills(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>, ui: &GambitUi) {
     let Some((game, unit)) = screen.tracker.game().zip(ui.selected(screen.tracker)) else {
         frame.render_widget(Block::bordered().title(" skills "), area);
         return;
     };
-    let lines: Vec<Line> = unit["skills"]
+    let lines: Vec<Line<'_>> = unit["skills"]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or(&[])
@@ -200,9 +200,9 @@ fn draw_skills(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
 }
 
 /// The offered skills, and how to take one.
-fn draw_offering(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) {
+fn draw_offering(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>, ui: &GambitUi) {
     let offered = offering(screen);
-    let mut lines: Vec<Line> = offered
+    let mut lines: Vec<Line<'_>> = offered
         .iter()
         .enumerate()
         .map(|(i, s)| {
@@ -262,7 +262,7 @@ fn draw_offering(frame: &mut Frame, area: Rect, screen: &Screen, ui: &GambitUi) 
 }
 
 /// The result, told to the viewer.
-fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
+fn draw_result(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let color = match verdict(tracker) {
         Some(Verdict::Won) => Color::Green,

@@ -29,7 +29,7 @@ pub const PLAIN_HELP: [&str; 4] = [
 ];
 
 /// The bottom line's key hints on the gambit panel, for what can be done now.
-pub fn key_hints(screen: &Screen) -> String {
+pub fn key_hints(screen: &Screen<'_>) -> String {
     let tracker = screen.tracker;
     let closed = GambitUi::default();
     let ui = screen.gambit.unwrap_or(&closed);

@@ -40,7 +40,7 @@ const BAR_WIDTH: usize = 8;
 const UNIT_ROWS: usize = 3;
 
 /// Draw the gambit panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let Some(view) = screen.tracker.view() else {
         return;
     };
@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 }
 
 /// `Encounter 1/6 · tick 3 · Fighting · the fight runs by itself; p pauses it`.
-fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
+fn top_line(view: &Value, screen: &Screen<'_>) -> Line<'static> {
     let tracker = screen.tracker;
     let game = &view["game"];
     let stage = if game["mode"] == "pvp" {
@@ -125,9 +125,9 @@ fn what_now(view: &Value, seat: Option<usize>) -> String {
 
 /// One team's box: its units, three lines each.
 fn draw_team(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
-    screen: &Screen,
+    screen: &Screen<'_>,
     team: usize,
     selected: Option<&Value>,
 ) {

@@ -78,7 +78,7 @@ fn title(view: Option<&Value>) -> String {
 }
 
 /// Every section of the page for `screen`.
-pub fn sections(screen: &Screen) -> Vec<Section> {
+pub fn sections(screen: &Screen<'_>) -> Vec<Section> {
     let tracker = screen.tracker;
     let view = tracker.view();
     let game = view.map(|v| &v["game"]).filter(|g| !g.is_null());
@@ -154,7 +154,7 @@ fn clock_section(view: &Value) -> Section {
 }
 
 /// The keys that work on this screen, the page's own first.
-fn keys(screen: &Screen) -> Vec<String> {
+fn keys(screen: &Screen<'_>) -> Vec<String> {
     let view = screen.tracker.view();
     let mut lines = vec!["↑ ↓ PgUp PgDn Home End  scroll this page; ? or Esc closes it".to_owned()];
     let listed: Vec<&str> =
@@ -181,7 +181,7 @@ fn text(v: &Value) -> String {
 /// The page as screen rows `width` columns wide: headings bold with a blank row before
 /// (but the first), paragraphs wrapped, list items and key lines continued under their
 /// text.
-fn page_rows(screen: &Screen, width: usize) -> Vec<Line<'static>> {
+fn page_rows(screen: &Screen<'_>, width: usize) -> Vec<Line<'static>> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut rows = Vec::new();
     for (i, section) in sections(screen).iter().enumerate() {
@@ -229,7 +229,7 @@ fn paragraph_rows(line: &str, width: usize) -> Vec<String> {
 
 /// Where the page goes on `area`: centred, at most [`MAX_WIDTH`] wide, as tall as its rows
 /// or the screen allows; with its rows.
-fn layout(screen: &Screen, area: Rect) -> (Rect, Vec<Line<'static>>) {
+fn layout(screen: &Screen<'_>, area: Rect) -> (Rect, Vec<Line<'static>>) {
     let width = area.width.min(MAX_WIDTH);
     let rows = page_rows(screen, usize::from(width.saturating_sub(2)));
     let height = u16::try_from(rows.len() + 2)
@@ -245,14 +245,14 @@ fn layout(screen: &Screen, area: Rect) -> (Rect, Vec<Line<'static>>) {
 }
 
 /// The furthest the page scrolls on `area`: its rows less those the box shows.
-pub fn max_scroll(screen: &Screen, area: Rect) -> usize {
+pub fn max_scroll(screen: &Screen<'_>, area: Rect) -> usize {
     let (page, rows) = layout(screen, area);
     rows.len()
         .saturating_sub(usize::from(page.height.saturating_sub(2)))
 }
 
 /// Draw the page over `area`, `screen.help_scroll` rows down (at most [`max_scroll`]).
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let (page, rows) = layout(screen, area);
     let shown = usize::from(page.height.saturating_sub(2));
     let top = screen.help_scroll.min(rows.len().saturating_sub(shown));
@@ -267,7 +267,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
         String::new()
     };
     frame.render_widget(Clear, page);
-    let visible: Vec<Line> = rows.into_iter().skip(top).take(shown).collect();
+    let visible: Vec<Line<'_>> = rows.into_iter().skip(top).take(shown).collect();
     frame.render_widget(
         Paragraph::new(visible).block(
             Block::bordered()

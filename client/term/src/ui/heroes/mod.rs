@@ -39,7 +39,7 @@ const HERO_ROWS: usize = 5;
 const SLOTS: [&str; 4] = ["weapon", "chest", "jewelry", "relic"];
 
 /// Draw the heroes panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let (asked, cursor_line) = asked_lines(view, screen);
     let market_rows = wrapped_rows(&market_lines(game), inner) + 2;
     let now_rows = if tracker.is_over() {
-        let mut result: Vec<Line> = result_lines(tracker).into_iter().map(Line::raw).collect();
+        let mut result: Vec<Line<'_>> = result_lines(tracker).into_iter().map(Line::raw).collect();
         result.push(Line::raw(super::LEAVE));
         wrapped_rows(&result, inner) + 2
     } else {
@@ -112,7 +112,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 }
 
 /// `Round 4 · Player 2's turn · Player 1 chooses blockers  ← your move`.
-fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
+fn top_line(view: &Value, screen: &Screen<'_>) -> Line<'static> {
     let game = &view["game"];
     let me = screen.tracker.seat();
     let whose = match game["active"].as_u64() {
@@ -135,7 +135,7 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
 }
 
 /// One hero's box: the hero's numbers, then its battlefield.
-fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Option<usize>) {
+fn draw_hero(frame: &mut Frame<'_>, area: Rect, view: &Value, seat: usize, me: Option<usize>) {
     let game = &view["game"];
     let side = &game["sides"][seat];
     let active = game["active"] == seat && game["phase"] != "over";
@@ -209,7 +209,7 @@ fn draw_hero(frame: &mut Frame, area: Rect, view: &Value, seat: usize, me: Optio
         Line::raw(format!("Upgrades: {}", none(upgrades))),
         Line::styled("Battlefield:", Style::new().add_modifier(Modifier::BOLD)),
     ];
-    let own: Vec<Line> = game["minions"]
+    let own: Vec<Line<'_>> = game["minions"]
         .as_array()
         .into_iter()
         .flatten()
@@ -274,7 +274,7 @@ fn hand_lines(
 
 /// The hand box: [`hand_lines`] under a title with the other side's hand count.
 fn draw_hand(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
     view: &Value,
     me: Option<usize>,
@@ -323,7 +323,7 @@ fn market_lines(game: &Value) -> Vec<Line<'static>> {
 }
 
 /// The market box: its tier over [`market_lines`].
-fn draw_market(frame: &mut Frame, area: Rect, game: &Value) {
+fn draw_market(frame: &mut Frame<'_>, area: Rect, game: &Value) {
     let title = format!(" market · {} tier ", text(&game["market_tier"]));
     frame.render_widget(
         Paragraph::new(market_lines(game))
@@ -336,7 +336,7 @@ fn draw_market(frame: &mut Frame, area: Rect, game: &Value) {
 /// What is asked now (the prompt, else the decision in words), the combat in progress and
 /// the legal actions to choose from (or the open one being filled), with the line the
 /// cursor is on.
-fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
+fn asked_lines(view: &Value, screen: &Screen<'_>) -> (Vec<Line<'static>>, usize) {
     let game = &view["game"];
     let asked = view["prompt"]["text"]
         .as_str()
@@ -366,7 +366,7 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
 }
 
 /// The result box, coloured for the viewer.
-fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
+fn draw_result(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let color = verdict_color(screen.tracker);
     let mut lines = result_lines(screen.tracker);
     if lines.is_empty() {

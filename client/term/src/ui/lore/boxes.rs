@@ -89,7 +89,7 @@ pub(super) fn side_lines(game: &Value, seat: usize) -> Vec<Line<'static>> {
 
 /// One player's box: [`side_lines`] under a title saying whose it is.
 pub(super) fn draw_side(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
     view: &Value,
     seat: usize,
@@ -172,7 +172,7 @@ pub(super) fn hand_lines(
 
 /// The hand box: [`hand_lines`] under a title with the other side's hand count.
 pub(super) fn draw_hand(
-    frame: &mut Frame,
+    frame: &mut Frame<'_>,
     area: Rect,
     view: &Value,
     me: Option<usize>,
@@ -223,7 +223,7 @@ pub(super) fn bag_lines(view: &Value, me: Option<usize>) -> Vec<Line<'static>> {
 }
 
 /// The bag box: [`bag_lines`] under a title saying who chooses the next resolution.
-pub(super) fn draw_bag(frame: &mut Frame, area: Rect, view: &Value, lines: Vec<Line<'static>>) {
+pub(super) fn draw_bag(frame: &mut Frame<'_>, area: Rect, view: &Value, lines: Vec<Line<'static>>) {
     let title = match seat_of(&view["game"]["chooser"]) {
         Some(seat) => format!(" bag · {} chooses next ", seat_name(view, seat)),
         None => " bag ".to_owned(),

@@ -35,7 +35,7 @@ pub(crate) fn action_words(view: &Value, me: Option<usize>, entry: &Value) -> St
 }
 
 /// Draw the lore panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
@@ -44,7 +44,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let me = tracker.seat();
     // Both columns are half the width, less their borders.
     let inner = usize::from((area.width / 2).saturating_sub(2));
-    let sides: Vec<Vec<Line>> = (0..2).map(|seat| side_lines(game, seat)).collect();
+    let sides: Vec<Vec<Line<'_>>> = (0..2).map(|seat| side_lines(game, seat)).collect();
     let side_rows = sides
         .iter()
         .map(|lines| wrapped_rows(lines, inner))
@@ -61,7 +61,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     };
     let now_rows = if tracker.is_over() {
         // The result, and the line saying how to leave.
-        let result: Vec<Line> = result_text(screen).into_iter().map(Line::raw).collect();
+        let result: Vec<Line<'_>> = result_text(screen).into_iter().map(Line::raw).collect();
         wrapped_rows(&result, inner) + 1 + 2
     } else {
         wrapped_rows(&asked, inner) + 2
@@ -109,7 +109,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 /// `Turn 9 · Player 2's turn (yours) · main phase · Player 1 resolves a trigger from the
 /// bag`, or `Setup · Player 1 goes first · Player 1 chooses cards to put back (mulligan)`,
 /// with the move marker. "(yours)" is left out while the marker says so.
-fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
+fn top_line(view: &Value, screen: &Screen<'_>) -> Line<'static> {
     let game = &view["game"];
     let me = screen.tracker.seat();
     let over = screen.tracker.is_over() || game["phase"] == "over";
@@ -147,7 +147,7 @@ fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
 
 /// What is asked now (the prompt, else the decision in words) and the legal actions to
 /// choose from (or the open one being filled), with the line the cursor is on.
-fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
+fn asked_lines(view: &Value, screen: &Screen<'_>) -> (Vec<Line<'static>>, usize) {
     let asked = view["prompt"]["text"]
         .as_str()
         .map_or_else(|| format!("Waiting: {}.", decision(view)), str::to_owned);
@@ -177,7 +177,7 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
 }
 
 /// The result's lines for the viewer (never empty).
-fn result_text(screen: &Screen) -> Vec<String> {
+fn result_text(screen: &Screen<'_>) -> Vec<String> {
     let mut lines = result_lines(screen.tracker);
     if lines.is_empty() {
         lines.push("The battle is over.".to_owned());
@@ -186,7 +186,7 @@ fn result_text(screen: &Screen) -> Vec<String> {
 }
 
 /// The result box, coloured for the viewer.
-fn draw_result(frame: &mut Frame, area: Rect, screen: &Screen) {
+fn draw_result(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let color = verdict_color(screen.tracker);
     draw_result_box(frame, area, result_text(screen), color);
 }

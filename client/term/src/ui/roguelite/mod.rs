@@ -35,7 +35,7 @@ pub(crate) fn action_words(view: &Value, entry: &Value) -> String {
 }
 
 /// Draw the roguelite panel into `area`.
-pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, screen: &Screen<'_>) {
     let tracker = screen.tracker;
     let Some(view) = tracker.view() else {
         return;
@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
     let result = result_text(screen);
     let right_rows = if over {
         // The result box adds its line on how to leave.
-        let mut text: Vec<Line> = result.iter().cloned().map(Line::raw).collect();
+        let mut text: Vec<Line<'_>> = result.iter().cloned().map(Line::raw).collect();
         text.push(Line::raw(LEAVE));
         wrapped_rows(&text, inner)
     } else {
@@ -118,7 +118,7 @@ pub fn draw(frame: &mut Frame, area: Rect, screen: &Screen) {
 
 /// `Depth 2/3, the Drowned Halls · Battle 5/9 · Your phase 2 (limit 30) · 1 phase in a row
 /// ← your move`.
-fn top_line(view: &Value, screen: &Screen) -> Line<'static> {
+fn top_line(view: &Value, screen: &Screen<'_>) -> Line<'static> {
     let game = &view["game"];
     let me = screen.tracker.seat();
     let mut spans = vec![
@@ -190,7 +190,7 @@ fn cards_lines(view: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) 
     }
     let offer = game["offer"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     if game["stage"] == "reward" || !offer.is_empty() {
-        let mut lines: Vec<Line> = offer
+        let mut lines: Vec<Line<'_>> = offer
             .iter()
             .map(|reward| {
                 let does = reward["text"]
@@ -218,7 +218,7 @@ fn cards_lines(view: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) 
         return (" hand (hidden) ".to_owned(), lines);
     };
     let left = num(&p["energy"]);
-    let mut lines: Vec<Line> = hand
+    let mut lines: Vec<Line<'_>> = hand
         .iter()
         .map(|card| {
             let affordable = num(&card["cost"]) <= left;
@@ -252,7 +252,7 @@ fn cards_lines(view: &Value, me: Option<usize>) -> (String, Vec<Line<'static>>) 
 
 /// What is asked now (the prompt, else what is going on), then the legal actions in the
 /// picker for the player's seat (nothing for a spectator), with the line the cursor is on.
-fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
+fn asked_lines(view: &Value, screen: &Screen<'_>) -> (Vec<Line<'static>>, usize) {
     let game = &view["game"];
     let me = screen.tracker.seat();
     let enemy = text(&game["enemy"]["name"]);
@@ -294,6 +294,6 @@ fn asked_lines(view: &Value, screen: &Screen) -> (Vec<Line<'static>>, usize) {
 
 /// The result for the viewer ("You won the run.", "Player 1 lost the run.") then the
 /// summary; empty while the run goes on.
-fn result_text(screen: &Screen) -> Vec<String> {
+fn result_text(screen: &Screen<'_>) -> Vec<String> {
     result_lines(screen.tracker)
 }
