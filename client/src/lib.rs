@@ -6,7 +6,13 @@
 //!   current by `patch` messages, refusing gaps in `seq`;
 //! - [`ClientError`]: what can go wrong on the connection;
 //! - [`Servers`]: several server addresses (the nodes of a cluster), the first that answers
-//!   used, the next one in turn after a connection drops.
+//!   used, the next one in turn after a connection drops; [`server_url`]: an address as
+//!   people type it; [`is_refused`]: whether nobody listens there;
+//! - [`samples`]: what a server offers (`welcome`'s rulesets and samples) and the defaults
+//!   chosen from it; [`fill`]: open `legal` entries described in words and filled in.
+//!
+//! The terminal client (`battle-term`, the `battle-client` binary) and the load generator
+//! (`battle-load`) are built on this crate.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -31,14 +37,17 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
+mod address;
 mod connection;
 mod error;
 pub mod fill;
-pub mod loadtest;
 pub mod samples;
 mod servers;
-pub mod term;
 mod tracker;
+
+pub use address::{is_refused, server_url};
 
 pub use connection::{
     decode, Connection, MAX_MESSAGE_BYTES, MAX_WRITE_BUFFER_BYTES, READ_BUFFER_BYTES,

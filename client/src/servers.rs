@@ -152,7 +152,7 @@ mod tests {
             .await
             .expect_err("nobody listens");
         assert!(
-            crate::term::share::is_refused(&err),
+            crate::is_refused(&err),
             "refused, as at the first address: {err}"
         );
     }

@@ -23,10 +23,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use battle_e2e::battle_client::loadtest::procfs;
 use battle_e2e::battle_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use battle_e2e::battle_server::config::{DEFAULT_CREATE_RATE, DEFAULT_MESSAGE_RATE};
 use battle_e2e::Create;
+use battle_load::procfs;
 use clap::Parser;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -342,11 +342,7 @@ enum Got {
 
 /// Send `request` (its `req` 0) and return its answer; over a rate (under a flood of moves
 /// the message bucket is empty), wait as told and ask again.
-async fn ask(
-    sink: &mut Sink,
-    stream: &mut Stream,
-    request: &serde_json::Value,
-) -> anyhow::Result<Got> {
+async fn ask(sink: &mut Sink, stream: &mut Stream, request: &Value) -> anyhow::Result<Got> {
     for _ in 0..100 {
         if sink.send(Message::text(request.to_string())).await.is_err() {
             // Closed under it: the close frame says why.

@@ -7,14 +7,15 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+pub use crate::binary::server_binary;
 
 /// The lease the tests' nodes use: short, so that failovers happen within a test's time.
 pub const TEST_LEASE_MS: u64 = 1_000;
 
 /// Kill `child` with SIGKILL, if it runs, and wait for it.
-fn reap(child: &mut Option<std::process::Child>) {
+fn reap(child: &mut Option<Child>) {
     if let Some(mut child) = child.take() {
         let _ = child.kill();
         let _ = child.wait();
@@ -123,31 +124,6 @@ impl Drop for Redis {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// The `battle-server` binary of this build's profile, built once (it is not a target of
-/// the tests' crate, so cargo does not build it for them).
-pub fn server_binary() -> PathBuf {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY
-        .get_or_init(|| {
-            let exe = std::env::current_exe().expect("the test binary");
-            let profile_dir = exe
-                .parent()
-                .and_then(|deps| deps.parent())
-                .expect("target/<profile>")
-                .to_path_buf();
-            let release = profile_dir.file_name().is_some_and(|n| n == "release");
-            let mut build = Command::new(env!("CARGO"));
-            build.args(["build", "-p", "battle-server", "--bin", "battle-server"]);
-            if release {
-                build.arg("--release");
-            }
-            let status = build.status().expect("cargo runs");
-            assert!(status.success(), "cargo build -p battle-server failed");
-            profile_dir.join(format!("battle-server{}", std::env::consts::EXE_SUFFIX))
-        })
-        .clone()
 }
 
 /// `binary` with `args`, its log level from `BATTLE_NODE_LOG` (default `warn`), nothing on

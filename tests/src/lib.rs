@@ -6,10 +6,12 @@
 //! hanging it. Helpers panic (with the client's name and what was expected) rather than
 //! return errors: they exist to make assertions.
 
+pub mod binary;
 pub mod cluster;
 pub mod follower;
 pub mod http;
 pub mod process;
+pub mod terminal;
 
 use std::time::Duration;
 

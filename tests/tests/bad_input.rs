@@ -335,7 +335,7 @@ async fn holder_first_legal(holder: &mut Client, battle_id: &str) -> Value {
 async fn oversized_frame_is_refused_with_an_error() {
     let server = start_server().await;
     let mut probe = Client::connect(&server, "probe").await;
-    let limit = battle_e2e::battle_server::Config::for_tests().max_frame_bytes;
+    let limit = battle_server::Config::for_tests().max_frame_bytes;
     let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(limit + 1));
     probe.send_text(&huge).await;
     match tokio::time::timeout(TIMEOUT, probe.conn.recv()).await {

@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use battle_e2e::battle_client::loadtest::{run_with, LoadConfig};
 use battle_e2e::cluster::{Node, Redis};
+use battle_load::{run_with, LoadConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_reconnect_a_killed_node_fails_no_battle() {

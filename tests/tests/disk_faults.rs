@@ -268,7 +268,7 @@ impl Table {
             let Ok(frame) = frame else {
                 return Moved::Held;
             };
-            let msg = battle_e2e::battle_client::decode(frame.expect("the connection is open"))
+            let msg = battle_client::decode(frame.expect("the connection is open"))
                 .expect("a server message");
             match &msg {
                 ServerMsg::Error {

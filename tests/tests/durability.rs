@@ -125,7 +125,7 @@ async fn expect_going_away(client: &mut Client, tracker: &mut ViewTracker) {
         match tokio::time::timeout(TIMEOUT, client.conn.recv_text()).await {
             Err(_) => panic!("{who}: nothing within {TIMEOUT:?} while waiting for the close"),
             Ok(Ok(text)) => {
-                let msg = battle_e2e::battle_client::decode(text).expect("a server message");
+                let msg = battle_client::decode(text).expect("a server message");
                 tracker
                     .apply(&msg)
                     .unwrap_or_else(|e| panic!("{who}: cannot apply {msg:?}: {e}"));
@@ -167,7 +167,7 @@ fn server_process() {
     runtime.block_on(async {
         let server = start_server_with(durable(Path::new(&dir))).await;
         println!("{LISTENING}{}", server.url());
-        battle_e2e::battle_server::server::stop_signal()
+        battle_server::server::stop_signal()
             .await
             .expect("signal handlers install");
         server.drain().await;
@@ -254,7 +254,7 @@ async fn follow(mut f: Follower, think: Duration) -> Follower {
             };
             let action = fill_first(&entry);
             let req = f.client.req();
-            let msg = battle_e2e::battle_protocol::ClientMsg::Act {
+            let msg = battle_protocol::ClientMsg::Act {
                 battle_id: battle.clone(),
                 action,
                 req: Some(req),
@@ -272,7 +272,7 @@ async fn follow(mut f: Follower, think: Duration) -> Follower {
             }
             Err(_) => return f,
         };
-        let msg = battle_e2e::battle_client::decode(text).expect("a server message");
+        let msg = battle_client::decode(text).expect("a server message");
         match &msg {
             // A draining server refuses what arrives after the signal; the move is made
             // again after the restart.

@@ -288,7 +288,7 @@ async fn the_page_is_served_and_other_requests_are_told_what_went_wrong() {
 #[tokio::test]
 async fn metrics_and_api_reads_share_the_lobby_read_rate() {
     let server = start_server_with(Config {
-        list_rate: battle_e2e::battle_server::config::Rate::new(1, 2),
+        list_rate: battle_server::config::Rate::new(1, 2),
         ..Config::for_tests()
     })
     .await;

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use battle_e2e::battle_client::loadtest::{run_with, LoadConfig};
 use battle_e2e::battle_server::{Config, RunningServer};
 use battle_e2e::{start_server_with, TIMEOUT};
+use battle_load::{run_with, LoadConfig};
 use futures::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;

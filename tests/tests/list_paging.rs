@@ -205,7 +205,7 @@ async fn a_cursor_survives_battles_expiring_and_arriving_between_pages() {
 
 #[tokio::test]
 async fn the_terminal_client_follows_every_page_or_stops_at_its_limit() {
-    use battle_e2e::battle_client::term::lobby;
+    use battle_term::lobby;
     let server = start_server().await;
     let created: Vec<String> = (0..450).map(|_| create_in_lobby(&server, false)).collect();
     let every = lobby::list_battles(&server.url(), false, None)

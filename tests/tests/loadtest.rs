@@ -8,12 +8,12 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use battle_e2e::battle_client::loadtest::{
-    run, run_with, LoadConfig, LoadtestArgs, ProgressLine, ProgressSink, Status, Threshold,
-};
 use battle_e2e::battle_client::samples;
 use battle_e2e::battle_server::{rules::blind, Config};
 use battle_e2e::{start_server, start_server_with};
+use battle_load::{
+    run, run_with, LoadConfig, LoadtestArgs, ProgressLine, ProgressSink, Status, Threshold,
+};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -126,7 +126,7 @@ async fn a_client_that_lists_and_never_reads_is_held_to_the_byte_bound() {
             Ok(_) => panic!("the attacker got more answers than it asked for"),
             Err(err) if err.is_closed() => {
                 break match err {
-                    battle_e2e::battle_client::ClientError::Closed { code, .. } => code,
+                    battle_client::ClientError::Closed { code, .. } => code,
                     _ => None,
                 }
             }

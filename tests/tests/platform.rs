@@ -66,7 +66,7 @@ async fn a_duel_with_setups_simultaneous_sealed_bids_and_a_signal() {
 
     // A setup the rules refuse is refused at once, and the seat stays free.
     let req = p0.req();
-    p0.send(battle_e2e::battle_protocol::ClientMsg::Join {
+    p0.send(battle_protocol::ClientMsg::Join {
         battle_id: battle_id.clone(),
         seat: Some(0),
         setup: Some(json!({"hand": [1, 1, 2]})),

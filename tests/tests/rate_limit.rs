@@ -162,7 +162,7 @@ async fn normal_play_with_the_default_limits_is_never_refused() {
 #[tokio::test]
 async fn a_flood_at_twice_the_default_rate_is_refused_then_closed_with_1008() {
     let server = start_server_with(default_limits()).await;
-    let rate = battle_e2e::battle_server::config::DEFAULT_MESSAGE_RATE;
+    let rate = battle_server::config::DEFAULT_MESSAGE_RATE;
     let mut flooder = Client::connect(&server, "flooder").await;
     let started = Instant::now();
     let every = Duration::from_secs(1) / (2 * rate.per_sec);
@@ -199,7 +199,7 @@ async fn a_flood_at_twice_the_default_rate_is_refused_then_closed_with_1008() {
         pongs <= earned,
         "{pongs} answered in {elapsed:.1} s: at most the burst, then the rate ({earned})"
     );
-    let allowed = battle_e2e::battle_server::config::DEFAULT_FLOOD_REFUSALS;
+    let allowed = battle_server::config::DEFAULT_FLOOD_REFUSALS;
     assert!(
         refusals > u64::from(allowed),
         "refused first: {refusals} refusals"

@@ -135,7 +135,7 @@ async fn rejoin_while_connected_replaces_the_old_connection() {
     // A token only opens its own battle.
     let other = p1.create_synergy(json!({"mode": "pvp"}), vec![]).await;
     let req = old.req();
-    old.send(battle_e2e::battle_protocol::ClientMsg::Rejoin {
+    old.send(battle_protocol::ClientMsg::Rejoin {
         battle_id: other,
         token: seated.token.clone(),
         req: Some(req),

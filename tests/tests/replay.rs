@@ -173,7 +173,7 @@ async fn a_replay_is_what_a_spectator_saw_in_every_ruleset() {
                 views.len(),
                 seen.len(),
                 at.map(
-                    |i| serde_json::to_string(&battle_e2e::battle_protocol::json_patch::diff(
+                    |i| serde_json::to_string(&battle_protocol::json_patch::diff(
                         &seen[i], &views[i]
                     ))
                     .unwrap_or_default()

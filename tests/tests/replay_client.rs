@@ -4,10 +4,10 @@
 //! spectator's final view; the replay prints as text and saves to a file that reads back the
 //! same; and the two refusals (no such battle, not finished) are told as sentences.
 
-use battle_e2e::battle_client::term::replay::{export, finished, refusal, text};
-use battle_e2e::battle_client::term::{lobby, SessionError};
 use battle_e2e::battle_protocol::{ErrorCode, Replay};
 use battle_e2e::{start_server, watch_bots_play, Client, Create};
+use battle_term::replay::{export, finished, refusal, text};
+use battle_term::{lobby, SessionError};
 use serde_json::{json, Value};
 
 /// What a replay's view may not hold: the members that depend on when it was watched.

@@ -101,7 +101,7 @@ async fn clocks_can_be_turned_off_and_bad_numbers_are_refused() {
         let mut probe = Client::connect(&server, "probe").await;
         let req = probe.req();
         probe
-            .send(battle_e2e::battle_protocol::ClientMsg::Create {
+            .send(battle_protocol::ClientMsg::Create {
                 ruleset: "synergy".into(),
                 options: None,
                 bots: vec![],

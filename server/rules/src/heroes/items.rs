@@ -21,9 +21,9 @@ impl Tier {
     /// The prices this tier's items cost (spec).
     pub fn prices(self) -> std::ops::RangeInclusive<u32> {
         match self {
-            Tier::Early => 2..=5,
-            Tier::Mid => 6..=8,
-            Tier::Late => 9..=15,
+            Early => 2..=5,
+            Mid => 6..=8,
+            Late => 9..=15,
         }
     }
 }

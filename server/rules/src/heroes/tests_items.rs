@@ -24,19 +24,13 @@ fn active(item: &Item) -> bool {
 #[test]
 fn shop_45_items_in_the_spec_categories() {
     assert_eq!(ITEMS.len(), 45);
-    assert_eq!(count(|i| i.kind == Kind::Equipment(Slot::Weapon)), 7);
-    assert_eq!(count(|i| i.kind == Kind::Equipment(Slot::Chest)), 7);
-    assert_eq!(count(|i| i.kind == Kind::Equipment(Slot::Jewelry)), 7);
-    assert_eq!(count(|i| i.kind == Kind::Equipment(Slot::Relic)), 15);
-    assert_eq!(
-        count(|i| i.kind == Kind::Equipment(Slot::Relic) && active(i)),
-        7
-    );
-    assert_eq!(
-        count(|i| i.kind == Kind::Equipment(Slot::Relic) && !active(i)),
-        8
-    );
-    assert_eq!(count(|i| i.kind == Kind::Consumable), 9);
+    assert_eq!(count(|i| i.kind == Equipment(Weapon)), 7);
+    assert_eq!(count(|i| i.kind == Equipment(Chest)), 7);
+    assert_eq!(count(|i| i.kind == Equipment(Jewelry)), 7);
+    assert_eq!(count(|i| i.kind == Equipment(Relic)), 15);
+    assert_eq!(count(|i| i.kind == Equipment(Relic) && active(i)), 7);
+    assert_eq!(count(|i| i.kind == Equipment(Relic) && !active(i)), 8);
+    assert_eq!(count(|i| i.kind == Consumable), 9);
     let mut ids: Vec<&str> = ITEMS.iter().map(|i| i.id).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -45,7 +39,7 @@ fn shop_45_items_in_the_spec_categories() {
 
 #[test]
 fn shop_tiers_by_price_with_enough_for_a_market_of_5() {
-    for tier in [Tier::Early, Tier::Mid, Tier::Late] {
+    for tier in [Early, Mid, Late] {
         assert!(
             count(|i| i.tier == tier) >= 5,
             "{tier:?} fills a market of 5"

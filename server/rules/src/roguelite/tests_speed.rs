@@ -152,7 +152,7 @@ fn the_log_gives_the_speeds_the_panel_shows() {
     let entry = crate::catalog::find("roguelite").expect("in the catalog");
     let mut game = (entry.build)(&serde_json::json!({}), 5).expect("options");
     game.setup_as(0, None, Some("Ana")).expect("setup");
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut rounds = 0;
     for _ in 0..3000 {
         let view = game.view(Viewer::Spectator).to_value();
