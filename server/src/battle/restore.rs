@@ -85,7 +85,9 @@ pub fn restore(
     // names its seat as the battle names it.
     for input in &saved.inputs {
         if let Input::Setup { seat, name, .. } = input {
-            actor.seats.set_name(*seat, name.as_deref().map(str::to_owned));
+            actor
+                .seats
+                .set_name(*seat, name.as_deref().map(str::to_owned));
             actor.status = BattleStatus::Playing;
         }
     }

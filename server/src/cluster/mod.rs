@@ -61,21 +61,7 @@ use committer::Committer;
 use link::StoreLink;
 use scripts::Scripts;
 
-/// How a node joins a cluster.
-#[derive(Debug, Clone)]
-pub struct ClusterConfig {
-    /// Redis, e.g. `redis://127.0.0.1:6379`.
-    pub url: String,
-    /// This node's id: stable across restarts (two live nodes may not share it).
-    pub node_id: String,
-    /// How other nodes and clients name this node (its WebSocket URL).
-    pub public_url: String,
-    /// How long a node's lease lasts without renewal; its battles move this long after it
-    /// stopped.
-    pub lease: Duration,
-    /// For tests: drop every this many of the battle changes this node receives (0: none).
-    pub drop_changes: u32,
-}
+pub use crate::config::ClusterConfig;
 
 /// Why a node could not join its cluster.
 #[derive(Debug, thiserror::Error)]
@@ -198,7 +184,7 @@ impl Cluster {
         let (tx, rx) = mpsc::unbounded_channel();
         let task = tokio::spawn(committer.run(rx));
         let link = Arc::new(StoreLink::new(tx, commits, available, retention, task));
-        let store = Store::cluster(link.clone(), retention);
+        let store = Store::with_journal(link.clone(), retention);
         let (forward_tx, forward_rx) = mpsc::unbounded_channel();
         let cluster = Arc::new(Cluster {
             follows: follow::Follows::default(),

@@ -40,7 +40,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
 use super::remote::RemoteEnd;
-use crate::store::{Commits, Ticket};
+use crate::store::{Commits, Release, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
 const FRAMES_PER_WRITE: usize = 32;
@@ -137,6 +137,12 @@ struct Shared {
 #[derive(Debug, Clone)]
 pub struct Outbox {
     shared: Arc<Shared>,
+}
+
+impl Release for Outbox {
+    fn release(&self) {
+        Outbox::release(self);
+    }
 }
 
 impl Outbox {

@@ -97,7 +97,7 @@ pub async fn answer<B>(
                 return too_many(wait);
             }
             if route == "metrics" {
-                let page = lobby.metrics().render(lobby);
+                let page = lobby.metrics().render(&lobby.reading());
                 with_type(StatusCode::OK, METRICS_TYPE, page.into())
             } else {
                 battles(request.uri().query(), lobby).await

@@ -27,6 +27,7 @@ use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Quarantined, Record, Store, Ticket};
 
+mod census;
 mod clustered;
 mod finished;
 mod index;
@@ -445,12 +446,7 @@ impl Lobby {
 
     /// In a cluster: the battle's `list` record for every node (fenced like its log).
     fn keep_summary(&self, battle_id: &str, summary: &BattleSummary) {
-        if let Some(link) = self.store.cluster_link() {
-            link.send(crate::cluster::committer::Op::Summary {
-                battle: battle_id.to_string(),
-                summary: serde_json::to_string(summary).expect("a summary serializes"),
-            });
-        }
+        self.store.keep_summary(battle_id, summary);
     }
 
     pub(crate) fn remove(&self, battle_id: &str) {
