@@ -16,6 +16,7 @@ pub mod matchmaker;
 pub mod metrics;
 pub mod open_files;
 pub mod quota;
+pub mod refusal;
 pub mod replay;
 pub mod server;
 pub mod start_error;

@@ -26,7 +26,7 @@ use dashmap::DashMap;
 
 use crate::config::{Config, Rate};
 use crate::connection::rate::Bucket;
-use crate::lobby::Refusal;
+use crate::refusal::Refusal;
 use crate::store::unix_now_ms;
 
 /// How often, at most, addresses nobody uses any more are forgotten.
@@ -145,7 +145,7 @@ impl Quotas {
             });
         }
         if !take(&creator.open, self.per_connection) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "this connection has {} battles created and not yet under way, its limit: \
@@ -156,7 +156,7 @@ impl Quotas {
         }
         if !take(&creator.address.open, self.per_address) {
             creator.open.fetch_sub(1, Ordering::AcqRel);
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "your address ({}) has {} battles created and not yet under way, its \
@@ -292,7 +292,7 @@ mod tests {
         let creator = quotas.creator(ip(1));
         let first = quotas.claim(&creator).expect("one");
         let _second = quotas.claim(&creator).expect("two");
-        let (code, message) = quotas.claim(&creator).expect_err("three is over");
+        let Refusal { code, message } = quotas.claim(&creator).expect_err("three is over");
         assert_eq!(code, ErrorCode::ServerBusy);
         assert!(message.contains("this connection"), "{message}");
         drop(first);
@@ -313,7 +313,7 @@ mod tests {
                     .expect("within")
             })
             .collect();
-        let (_, message) = quotas.claim(&b).expect_err("the address is full");
+        let Refusal { message, .. } = quotas.claim(&b).expect_err("the address is full");
         assert!(message.contains("127.0.0.1"), "{message}");
         assert_eq!(b.open(), 1, "a refused claim is not counted");
         let other = quotas.creator(ip(2));

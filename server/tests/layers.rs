@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "settings, ids, time, counters",
-        &["config", "dir_lock", "open_files", "metrics"],
+        &["config", "dir_lock", "open_files", "metrics", "refusal"],
     ),
     ("the store behind its journal", &["store", "replay"]),
     ("the battle actor", &["battle"]),

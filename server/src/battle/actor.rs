@@ -41,6 +41,7 @@ use crate::connection::outbox::{message_frame, ConnId, Outbox};
 use crate::lobby::Lobby;
 use crate::metrics::RulesetMeters;
 use crate::quota::Claim;
+use crate::refusal::Refusal;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
 /// How long after its last change an audience with members on other nodes says which
@@ -225,10 +226,10 @@ impl BattleActor {
 
     /// While the store takes no writes (a full or read-only disk, a cluster's Redis out of
     /// reach): the refusal for a request that would need one. Nothing is changed then.
-    pub(super) fn unwritable(&self) -> Option<(ErrorCode, String)> {
+    pub(super) fn unwritable(&self) -> Option<Refusal> {
         let store = self.lobby.store();
         (!store.is_available()).then(|| {
-            (
+            Refusal::new(
                 ErrorCode::StoreUnavailable,
                 format!(
                     "the battle's log cannot be written now: {}; nothing was changed, retry \
@@ -401,7 +402,7 @@ impl BattleActor {
                 let latency = received.elapsed().as_secs_f64();
                 self.lobby.metrics().action_latency.record(latency);
             }
-            Err((code, message)) => {
+            Err(Refusal { code, message }) => {
                 self.lobby.metrics().refused(code);
                 self.refuse(from, code, &message, req)
             }
@@ -433,7 +434,7 @@ impl BattleActor {
             }
             BattleStatus::Playing => {}
         }
-        if let Some((code, message)) = self.unwritable() {
+        if let Some(Refusal { code, message }) = self.unwritable() {
             return self.refuse(from, code, &message, req);
         }
         let before = self.views_now();
@@ -452,19 +453,19 @@ impl BattleActor {
         seat: Seat,
         action: Value,
         req: Option<Req>,
-    ) -> Result<(), (ErrorCode, String)> {
+    ) -> Result<(), Refusal> {
         if let Some(refusal) = self.unwritable() {
             return Err(refusal);
         }
         match self.status {
             BattleStatus::Waiting => {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::NotStarted,
-                    "the battle waits for every seat to fill".into(),
+                    "the battle waits for every seat to fill",
                 ))
             }
             BattleStatus::Finished => {
-                return Err((ErrorCode::BattleOver, "the battle is over".into()))
+                return Err(Refusal::new(ErrorCode::BattleOver, "the battle is over"))
             }
             BattleStatus::Playing => {}
         }
@@ -480,10 +481,10 @@ impl BattleActor {
         action: Value,
         req: Option<Req>,
         before: Option<(Viewers, ViewValue)>,
-    ) -> Result<(), (ErrorCode, String)> {
+    ) -> Result<(), Refusal> {
         self.game
             .apply(seat, &action)
-            .map_err(|err: RuleError| (err.code(), err.to_string()))?;
+            .map_err(|err: RuleError| Refusal::new(err.code(), err.to_string()))?;
         self.log_input(Input::act(seat, &action));
         self.after_change(Some((seat, req)), before);
         Ok(())

@@ -13,6 +13,7 @@ use super::command::Seating;
 use crate::cluster::follow::Member;
 use crate::cluster::wire::Role;
 use crate::connection::outbox::{message_frame, ConnId, Outbox};
+use crate::refusal::Refusal;
 use crate::store::Record;
 
 impl BattleActor {
@@ -35,12 +36,12 @@ impl BattleActor {
             let text = format!("this connection already holds seat {seat} of this battle");
             return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
         }
-        if let Some((code, message)) = self.unwritable() {
+        if let Some(Refusal { code, message }) = self.unwritable() {
             return self.refuse(&from, code, &message, req);
         }
         let (seat, token) = match self.seats.take(wanted) {
             Ok(taken) => taken,
-            Err((code, message)) => return self.refuse(&from, code, &message, req),
+            Err(Refusal { code, message }) => return self.refuse(&from, code, &message, req),
         };
         if let Err(err) = self.game.check_setup(seat, setup.as_ref()) {
             self.seats.release(seat);

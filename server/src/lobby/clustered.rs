@@ -17,6 +17,7 @@ use crate::cluster::wire::Forwarded;
 use crate::cluster::Cluster;
 use crate::connection::outbox::{ConnId, Outbox};
 use crate::connection::remote::RemoteSink;
+use crate::refusal::Refusal;
 use crate::store::SavedBattle;
 use battle_rules::input_log::ReplayError;
 
@@ -151,7 +152,7 @@ impl Lobby {
         let creator = self.quotas().matchmaker();
         let (battle, answer) = match self.create(request, &creator) {
             Ok((battle_id, _)) => (battle_id.clone(), ServerMsg::Created { battle_id, req }),
-            Err((code, message)) => (String::new(), ServerMsg::error(code, message, req)),
+            Err(Refusal { code, message }) => (String::new(), ServerMsg::error(code, message, req)),
         };
         let sink: Arc<dyn RemoteSink> = cluster.link.clone();
         if battle.is_empty() {
@@ -187,9 +188,9 @@ impl Lobby {
                 });
                 Placed::Elsewhere
             }
-            None if cluster.is_draining() => Placed::Refused((
+            None if cluster.is_draining() => Placed::Refused(Refusal::new(
                 ErrorCode::ServerBusy,
-                "this node is shutting down and takes no new battles; reconnect".into(),
+                "this node is shutting down and takes no new battles; reconnect",
             )),
             None => Placed::Here,
         }

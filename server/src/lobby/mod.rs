@@ -39,8 +39,7 @@ pub use clustered::Placed;
 pub use index::Page;
 use index::{Index, PageRequest};
 
-/// A refused lobby request: the code and the sentence for the client.
-pub type Refusal = (ErrorCode, String);
+pub use crate::refusal::Refusal;
 
 /// Most finished battles `list` gives.
 pub const FINISHED_LISTED: usize = 50;
@@ -242,7 +241,7 @@ impl Lobby {
     ) -> Result<(String, Ticket), Refusal> {
         let entry = offered(&self.config, &request.ruleset)?;
         if !self.store.is_available() {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::StoreUnavailable,
                 format!(
                     "no battle can be created now: {}; retry in a moment",
@@ -251,7 +250,7 @@ impl Lobby {
             ));
         }
         if self.battles.len() >= self.config.max_battles {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "the server holds its limit of {} battles",
@@ -260,11 +259,11 @@ impl Lobby {
             ));
         }
         let claim = self.quotas.claim(creator)?;
-        let timer =
-            timer_of(entry, request.timer.as_ref()).map_err(|why| (ErrorCode::BadOptions, why))?;
+        let timer = timer_of(entry, request.timer.as_ref())
+            .map_err(|why| Refusal::new(ErrorCode::BadOptions, why))?;
         let spectator_delay_ms = request.spectator_delay_ms.unwrap_or(0);
         if spectator_delay_ms > MAX_SPECTATOR_DELAY_MS {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::BadOptions,
                 format!(
                     "spectator_delay_ms: at most {MAX_SPECTATOR_DELAY_MS} (ten minutes), \
@@ -275,7 +274,7 @@ impl Lobby {
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = request.seed.unwrap_or_else(|| rand::rng().random());
         let game = (entry.build)(&options, seed).map_err(|err| {
-            (
+            Refusal::new(
                 ErrorCode::BadOptions,
                 format!("{} options: {err}", entry.id),
             )
@@ -286,7 +285,7 @@ impl Lobby {
         bots.sort_unstable();
         bots.dedup();
         if let Some(&seat) = bots.iter().find(|&&seat| seat >= seats) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::BadOptions,
                 format!(
                     "bots: seat {seat} does not exist (this battle has seats 0 to {})",
@@ -483,7 +482,7 @@ impl Lobby {
 pub fn offered(config: &Config, id: &str) -> Result<&'static RulesetEntry, Refusal> {
     config.ruleset(id).ok_or_else(|| {
         let known: Vec<&str> = config.rulesets.iter().map(|e| e.id).collect();
-        (
+        Refusal::new(
             ErrorCode::UnknownRuleset,
             format!("no ruleset {id:?}; this server has: {}", known.join(", ")),
         )
