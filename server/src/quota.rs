@@ -25,7 +25,7 @@ use battle_protocol::{BattleStatus, BattleSummary, ErrorCode};
 use dashmap::DashMap;
 
 use crate::config::{Config, Rate};
-use crate::connection::rate::Bucket;
+use crate::rate::Bucket;
 use crate::refusal::Refusal;
 use crate::store::unix_now_ms;
 

@@ -13,7 +13,15 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "settings, ids, time, counters",
-        &["config", "dir_lock", "open_files", "metrics", "refusal"],
+        &[
+            "config",
+            "ids",
+            "rate",
+            "dir_lock",
+            "open_files",
+            "metrics",
+            "refusal",
+        ],
     ),
     ("the store behind its journal", &["store", "replay"]),
     ("the battle actor", &["battle"]),
@@ -54,15 +62,12 @@ const STILL_UP: &[(&str, &str)] = &[
     ("src/matchmaker/clustered/meet.rs", "connection"),
     ("src/matchmaker/clustered/mod.rs", "cluster"),
     ("src/matchmaker/clustered/mod.rs", "connection"),
-    ("src/matchmaker/clustered/sweep.rs", "connection"),
     ("src/matchmaker/command.rs", "cluster"),
     ("src/matchmaker/command.rs", "connection"),
     ("src/matchmaker/handle.rs", "cluster"),
     ("src/matchmaker/handle.rs", "connection"),
-    ("src/matchmaker/pool.rs", "connection"),
     ("src/matchmaker/seating.rs", "connection"),
     ("src/matchmaker/task.rs", "connection"),
-    ("src/quota.rs", "connection"),
 ];
 
 /// The top-level modules named by `crate::` paths in `source` (comments left out).

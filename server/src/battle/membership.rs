@@ -12,7 +12,8 @@ use super::actor::BattleActor;
 use super::command::Seating;
 use crate::cluster::follow::Member;
 use crate::cluster::wire::Role;
-use crate::connection::outbox::{message_frame, ConnId, Outbox};
+use crate::connection::outbox::{message_frame, Outbox};
+use crate::ids::ConnId;
 use crate::refusal::Refusal;
 use crate::store::Record;
 

@@ -11,7 +11,8 @@ use sha2::{Digest, Sha256};
 
 use tokio::time::Instant;
 
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 use crate::refusal::Refusal;
 use crate::store::SavedSeat;
 

@@ -4,8 +4,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rand::Rng;
-
 use super::ClusterConfig;
 
 /// Cluster mode's flags (each also an environment variable).
@@ -53,12 +51,7 @@ pub fn parse_node_id(text: &str) -> Result<String, String> {
 
 /// A new random node id.
 fn fresh_id() -> String {
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut rng = rand::rng();
-    let tail: String = (0..8)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect();
-    format!("node-{tail}")
+    format!("node-{}", crate::ids::random_id(8))
 }
 
 /// This node's id: the one given, else the one kept in `data_dir` (made and kept on the

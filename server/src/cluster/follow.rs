@@ -25,7 +25,8 @@ use super::forward::Forward;
 use super::wire::{self, Change, Forwarded, Note, Role};
 use super::{keys, Cluster};
 use crate::connection::frame::Frame;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 
 /// One of this node's connections in a battle owned elsewhere.
 #[derive(Debug, Clone)]

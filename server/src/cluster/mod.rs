@@ -50,7 +50,6 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use dashmap::DashMap;
-use rand::Rng;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::mpsc;
 
@@ -157,13 +156,7 @@ impl Cluster {
         let client = redis::Client::open(config.url.as_str())
             .map_err(|err| ClusterError::BadUrl(config.url.clone(), err.to_string()))?;
         let conn = manager(&client, &config.url).await?;
-        let instance: String = {
-            const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-            let mut rng = rand::rng();
-            (0..8)
-                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-                .collect()
-        };
+        let instance = crate::ids::random_id(8);
         let owner = format!("{}/{instance}", config.node_id);
         let scripts = Arc::new(Scripts::new());
         let inbox_start = inbox::newest(&mut conn.clone(), &config.node_id)

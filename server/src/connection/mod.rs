@@ -20,7 +20,6 @@ pub mod limits;
 mod lobby_reads;
 pub mod mailbox;
 pub mod outbox;
-pub mod rate;
 mod reader;
 pub mod remote;
 mod router;

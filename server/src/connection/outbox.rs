@@ -26,7 +26,6 @@
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
 use std::net::Shutdown;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 
@@ -40,22 +39,11 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
 use super::remote::RemoteEnd;
+use crate::ids::ConnId;
 use crate::store::{Commits, Release, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
 const FRAMES_PER_WRITE: usize = 32;
-
-/// Identifies one client connection for the lifetime of the process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConnId(pub u64);
-
-impl ConnId {
-    /// A process-unique id.
-    pub fn next() -> ConnId {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        ConnId(NEXT.fetch_add(1, Ordering::Relaxed))
-    }
-}
 
 /// What happened to a frame offered to an outbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

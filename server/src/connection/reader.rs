@@ -18,11 +18,11 @@ use super::frame::Frame;
 use super::frame_reader::{Fed, FrameReader, Inbound, ReadError};
 use super::keepalive::{Expiry, Keepalive, Look, Timeouts};
 use super::outbox::Outbox;
-use super::rate::Limits;
 use super::router::{Blocked, Router};
 use crate::battle::Command;
 use crate::config::Config;
 use crate::lobby::Lobby;
+use crate::rate::Limits;
 
 /// Bytes read from the socket at a time, into a buffer on the stack: a connection keeps no
 /// read buffer between reads (client frames are a few hundred bytes; a longer one is

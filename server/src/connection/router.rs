@@ -13,12 +13,12 @@ use tracing::Instrument;
 use super::decode::decode;
 use super::lobby_reads;
 use super::outbox::Outbox;
-use super::rate::{retry_after_ms, Limits};
 use crate::battle::{BattleHandle, Command, Offered, Seating};
 use crate::config::Rate;
 use crate::lobby::{CreateRequest, Lobby, Placed};
 use crate::matchmaker::QueueRequest;
 use crate::quota::Creator;
+use crate::rate::{retry_after_ms, Limits};
 use crate::refusal::Refusal;
 
 /// A command for a battle whose queue was full, to be sent once there is room.

@@ -26,8 +26,8 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpStream;
 
-use crate::connection::rate::Bucket;
 use crate::lobby::Lobby;
+use crate::rate::Bucket;
 
 /// A response body: the whole of it at once.
 pub type Body = Full<Bytes>;

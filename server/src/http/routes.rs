@@ -14,8 +14,8 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::{assets, Body};
-use crate::connection::rate::{retry_after_ms, Bucket};
 use crate::lobby::Lobby;
+use crate::rate::{retry_after_ms, Bucket};
 use crate::refusal::Refusal;
 
 /// The Prometheus text format's media type.

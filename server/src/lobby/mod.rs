@@ -21,7 +21,8 @@ use serde_json::Value;
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 use crate::matchmaker::{self, MatchmakerHandle};
 use crate::metrics::Metrics;
 use crate::quota::{Creator, Quotas};
@@ -464,12 +465,8 @@ impl Lobby {
 
     /// A fresh battle id that no live battle has.
     fn fresh_id(&self) -> String {
-        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-        let mut rng = rand::rng();
         loop {
-            let id: String = (0..10)
-                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-                .collect();
+            let id = crate::ids::random_id(10);
             if !self.battles.contains_key(&id) && !self.is_quarantined(&id) {
                 return id;
             }

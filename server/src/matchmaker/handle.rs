@@ -11,7 +11,8 @@ use super::command::Command;
 use super::request::QueueRequest;
 use crate::cluster::wire::InboxEntry;
 use crate::config::Config;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 use crate::refusal::Refusal;
 
 /// Sends requests to the matchmaker's task. Cheap to clone.
