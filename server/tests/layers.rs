@@ -41,7 +41,7 @@ const STILL_UP: &[(&str, &str)] = &[
     ("src/battle/actor.rs", "lobby"),
     ("src/battle/actor.rs", "quota"),
     ("src/battle/audience.rs", "connection"),
-    ("src/battle/audience_tests.rs", "connection"),
+    ("src/battle/audience/tests.rs", "connection"),
     ("src/battle/command.rs", "cluster"),
     ("src/battle/command.rs", "connection"),
     ("src/battle/delay.rs", "connection"),

@@ -407,5 +407,4 @@ impl Audience {
 }
 
 #[cfg(test)]
-#[path = "audience_tests.rs"]
 mod tests;

@@ -353,5 +353,4 @@ pub fn decode_moved(message: &str) -> Option<(&str, &str)> {
 }
 
 #[cfg(test)]
-#[path = "wire_tests.rs"]
 mod tests;

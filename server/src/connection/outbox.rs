@@ -718,9 +718,7 @@ impl Drop for Tap {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Empty;
 
-#[path = "outbox_cluster.rs"]
 mod cluster;
 
 #[cfg(test)]
-#[path = "outbox_tests.rs"]
 mod tests;

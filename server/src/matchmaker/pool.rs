@@ -246,5 +246,4 @@ impl<T> Pools<T> {
 }
 
 #[cfg(test)]
-#[path = "pool_tests.rs"]
 mod tests;
