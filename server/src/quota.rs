@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ErrorCode};
+use battle_protocol::ErrorCode;
 use dashmap::DashMap;
 
 use crate::config::{Config, Rate};
@@ -238,6 +238,12 @@ impl Claim {
     }
 }
 
+impl crate::battle::CreatorClaim for Claim {
+    fn created_from(&self, ip: IpAddr) -> bool {
+        Claim::created_from(self, ip)
+    }
+}
+
 impl Drop for Claim {
     fn drop(&mut self) {
         self.open.fetch_sub(1, Ordering::AcqRel);
@@ -245,12 +251,7 @@ impl Drop for Claim {
     }
 }
 
-/// Whether a battle is under way: started, with a person in it (a seat held by someone, not
-/// a bot, or a spectator). Until then it counts against its creator's quotas.
-pub fn under_way(summary: &BattleSummary) -> bool {
-    summary.status != BattleStatus::Waiting
-        && (summary.spectators > 0 || summary.seats.iter().any(|seat| seat.taken && !seat.bot))
-}
+pub use crate::battle::under_way;
 
 /// Add one to `count` unless it is at `limit` (0: no limit); whether it was added.
 fn take(count: &AtomicUsize, limit: usize) -> bool {
@@ -272,7 +273,7 @@ fn refill_time(rate: Rate) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::SeatInfo;
+    use battle_protocol::{BattleStatus, BattleSummary, SeatInfo};
 
     fn quotas(per_connection: usize, per_address: usize) -> Quotas {
         Quotas::new(&Config {

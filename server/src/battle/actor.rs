@@ -36,12 +36,12 @@ use super::clock::Clocks;
 use super::command::Command;
 use super::delay::SpectatorDelay;
 use super::handle::BattleHandle;
+use super::host::CreatorClaim;
+use super::host::Host;
 use super::seats::Seats;
 use crate::connection::outbox::{message_frame, Outbox};
 use crate::ids::ConnId;
-use crate::lobby::Lobby;
 use crate::metrics::RulesetMeters;
-use crate::quota::Claim;
 use crate::refusal::Refusal;
 use crate::store::{unix_now_ms, Ended, Record, Ticket};
 
@@ -101,7 +101,7 @@ pub struct BattleActor {
     /// Not shown by `list`.
     private: bool,
     rx: mpsc::Receiver<Command>,
-    pub(super) lobby: Arc<Lobby>,
+    pub(super) host: Arc<dyn Host>,
     /// When the next bot or engine move is due.
     pub(super) step_at: Option<Instant>,
     /// When the engine step just taken was due: the next one is due one tick after it (not
@@ -118,7 +118,7 @@ pub struct BattleActor {
     /// spectators get every change at once like the players).
     pub(super) spectator_delay: Option<SpectatorDelay>,
     /// Counts the battle against its creator's open-battle quotas until it is under way.
-    claim: Option<Claim>,
+    claim: Option<Box<dyn CreatorClaim>>,
     /// Removed at once ([`BattleActor::withdraw`]): the actor stops.
     withdrawn: bool,
     /// The counters of this battle's ruleset (moves, steps, the end).
@@ -141,10 +141,10 @@ pub struct BattleActor {
 /// lobby registers the battle before the actor can change anything.
 pub fn prepare(
     setup: BattleSetup,
-    lobby: Arc<Lobby>,
+    host: Arc<dyn Host>,
 ) -> (BattleActor, BattleHandle, BattleSummary) {
-    let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
-    let mut actor = build(setup, lobby, rx, Seats::new);
+    let (tx, rx) = mpsc::channel(host.config().battle_queue.max(1));
+    let mut actor = build(setup, host, rx, Seats::new);
     actor.start_when_seated();
     actor.hold_for_spectators();
     actor.summary = actor.build_summary();
@@ -155,12 +155,12 @@ pub fn prepare(
 /// The actor for `setup` with its seats (from `seats`), before anything happened.
 pub(super) fn build(
     setup: BattleSetup,
-    lobby: Arc<Lobby>,
+    host: Arc<dyn Host>,
     rx: mpsc::Receiver<Command>,
     seats: impl FnOnce(usize, &[Seat]) -> Seats,
 ) -> BattleActor {
     let seat_count = setup.game.seat_count();
-    let lobby_meters = lobby.metrics().ruleset(setup.game.id());
+    let meters = host.metrics().ruleset(setup.game.id());
     let mut audiences: Vec<Audience> = (0..seat_count)
         .map(|seat| Audience::new(Viewer::Seat(seat)))
         .collect();
@@ -181,10 +181,10 @@ pub(super) fn build(
         rx,
         // A battle nobody has joined yet goes away after the unjoined TTL (a restored one
         // gets the idle TTL in `resume`).
-        expire_at: Some(Instant::now() + lobby.config().unjoined_ttl.min(lobby.config().idle_ttl)),
+        expire_at: Some(Instant::now() + host.config().unjoined_ttl.min(host.config().idle_ttl)),
         clocks: Clocks::new(seat_count, setup.timer),
         spectator_delay: SpectatorDelay::new(setup.spectator_delay),
-        lobby,
+        host,
         step_at: None,
         cadence: None,
         game: setup.game,
@@ -200,7 +200,7 @@ pub(super) fn build(
         summary_dirty: false,
         claim: None,
         withdrawn: false,
-        meters: lobby_meters,
+        meters,
         published: 0,
         paused_until: None,
         beacon_at: None,
@@ -219,7 +219,7 @@ impl BattleActor {
     /// In a cluster: before sending a change that no record of its own precedes, hand the
     /// store a fence, so that it leaves only while this node still owns the battle.
     pub(super) fn fence(&mut self) {
-        if self.lobby.cluster().is_none() {
+        if self.host.node_id().is_none() {
             return;
         }
         if self.ticket == self.published {
@@ -232,7 +232,7 @@ impl BattleActor {
     /// While the store takes no writes (a full or read-only disk, a cluster's Redis out of
     /// reach): the refusal for a request that would need one. Nothing is changed then.
     pub(super) fn unwritable(&self) -> Option<Refusal> {
-        let store = self.lobby.store();
+        let store = self.host.store();
         (!store.is_available()).then(|| {
             Refusal::new(
                 ErrorCode::StoreUnavailable,
@@ -247,7 +247,7 @@ impl BattleActor {
 
     /// Hand `record` to the store; what is sent from now on waits for it.
     pub(super) fn keep(&mut self, record: Record) {
-        let ticket = self.lobby.store().append(record);
+        let ticket = self.host.store().append(record);
         if ticket != 0 {
             self.ticket = ticket;
         }
@@ -255,7 +255,7 @@ impl BattleActor {
 
     /// Record an accepted input in the input log, and in the store.
     pub(super) fn log_input(&mut self, input: Input) {
-        if self.lobby.store().is_durable() {
+        if self.host.store().is_durable() {
             let record = Record::Input {
                 battle: self.id.clone(),
                 n: self.log.inputs.len(),
@@ -408,10 +408,10 @@ impl BattleActor {
                 self.clocks.decided(seat);
                 self.meters.actions_accepted.increment(1);
                 let latency = received.elapsed().as_secs_f64();
-                self.lobby.metrics().action_latency.record(latency);
+                self.host.metrics().action_latency.record(latency);
             }
             Err(Refusal { code, message }) => {
-                self.lobby.metrics().refused(code);
+                self.host.metrics().refused(code);
                 self.refuse(from, code, &message, req)
             }
         }
@@ -576,7 +576,7 @@ impl BattleActor {
         if self.status == BattleStatus::Playing && self.game.outcome().is_some() {
             self.status = BattleStatus::Finished;
             self.summary_dirty = true;
-            self.expire_at = Some(Instant::now() + self.lobby.config().finished_ttl);
+            self.expire_at = Some(Instant::now() + self.host.config().finished_ttl);
             let ended = self.ended();
             self.keep(Record::Finished(Arc::new(ended)));
             self.meters.battles_finished.increment(1);
@@ -735,12 +735,12 @@ impl BattleActor {
             seats: self.seats.infos(),
             spectators: self.audience(Viewer::Spectator).len(),
             seeded: self.seeded,
-            node: self.lobby.cluster().map(|c| c.node_id().to_string()),
+            node: self.host.node_id().map(str::to_string),
         }
     }
 
     /// Count the battle against its creator's open-battle quotas until it is under way.
-    pub(crate) fn hold_claim(&mut self, claim: Claim) {
+    pub(crate) fn hold_claim(&mut self, claim: Box<dyn CreatorClaim>) {
         self.claim = Some(claim);
     }
 
@@ -767,11 +767,11 @@ impl BattleActor {
             return;
         }
         let summary = self.build_summary();
-        if self.claim.is_some() && crate::quota::under_way(&summary) {
+        if self.claim.is_some() && super::host::under_way(&summary) {
             self.claim = None;
         }
         if summary != self.summary {
-            self.lobby.set_summary(&self.id, summary.clone());
+            self.host.set_summary(&self.id, summary.clone());
             self.summary = summary;
         }
     }
@@ -779,7 +779,7 @@ impl BattleActor {
     /// Out of the lobby, and out of the store.
     fn leave_lobby(&mut self) {
         self.forget_held();
-        self.lobby.remove(&self.id);
+        self.host.remove(&self.id);
         let battle = self.id.clone();
         self.keep(Record::Removed { battle });
     }

@@ -58,7 +58,7 @@ impl BattleActor {
             }
             return self.refuse(&from, err.code(), &text, req);
         }
-        if self.lobby.store().is_durable() {
+        if self.host.store().is_durable() {
             let record = Record::SeatTaken {
                 battle: self.id.clone(),
                 seat,
@@ -247,7 +247,7 @@ impl BattleActor {
                 request: None,
             });
         }
-        self.lobby.remove_local(&self.id);
+        self.host.remove_local(&self.id);
         members
     }
 
@@ -315,7 +315,7 @@ impl BattleActor {
             && !self.seats.any_connected()
             && self.audience(Viewer::Spectator).is_empty()
         {
-            self.expire_at = Some(Instant::now() + self.lobby.config().idle_ttl);
+            self.expire_at = Some(Instant::now() + self.host.config().idle_ttl);
         }
         found
     }

@@ -11,6 +11,7 @@ mod clock;
 mod command;
 mod delay;
 mod handle;
+mod host;
 mod membership;
 mod restore;
 mod seats;
@@ -19,6 +20,7 @@ mod timers;
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::{Command, Seating};
 pub use handle::{BattleHandle, Offered};
+pub use host::{under_way, CreatorClaim, Host};
 pub use restore::{rebuild, restore, Rebuilt};
 pub use seats::token_hash;
 

@@ -90,7 +90,7 @@ impl BattleActor {
     /// A timer fired. Returns true when the battle has expired.
     pub(super) fn on_timer(&mut self) -> bool {
         let now = Instant::now();
-        if !self.lobby.store().is_available() {
+        if !self.host.store().is_available() {
             // Nothing that would be logged happens while it cannot be kept.
             self.paused_until = Some(now + STORE_RETRY);
             return false;

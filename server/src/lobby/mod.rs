@@ -332,7 +332,7 @@ impl Lobby {
             spectator_delay: std::time::Duration::from_millis(spectator_delay_ms),
         };
         let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
-        actor.hold_claim(claim);
+        actor.hold_claim(Box::new(claim));
         self.register(
             battle_id.clone(),
             actor,
@@ -471,6 +471,38 @@ impl Lobby {
                 return id;
             }
         }
+    }
+}
+
+/// Each battle's actor reaches the lobby only through this: its settings, counters and
+/// journal, and where it reports its summary and its end.
+impl battle::Host for Lobby {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn node_id(&self) -> Option<&str> {
+        self.cluster.as_deref().map(Cluster::node_id)
+    }
+
+    fn set_summary(&self, battle_id: &str, summary: BattleSummary) {
+        Lobby::set_summary(self, battle_id, summary);
+    }
+
+    fn remove(&self, battle_id: &str) {
+        Lobby::remove(self, battle_id);
+    }
+
+    fn remove_local(&self, battle_id: &str) {
+        Lobby::remove_local(self, battle_id);
     }
 }
 
