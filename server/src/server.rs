@@ -112,6 +112,9 @@ impl RunningServer {
         closing.cancel();
         // Every connection's task ends once its last frames and the close frame are out.
         let _ = tokio::time::timeout(CLOSE_GRACE, tasks.wait()).await;
+        // Nobody is left to play: the battles' actors, the matchmaker and the cluster's
+        // loops stop (what they kept is committed as the store closes).
+        lobby.stop_background(CLOSE_GRACE).await;
         lobby.store().close().await;
         if let Some(cluster) = lobby.cluster() {
             cluster.leave().await;
@@ -221,7 +224,13 @@ async fn start_locked(
         (None, None) => (Store::none(config.retention), Loaded::default()),
     };
     let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
-    let lobby = Lobby::new(config, store, cluster.clone());
+    let lobby = Lobby::new(
+        config,
+        store,
+        cluster.clone(),
+        TaskTracker::new(),
+        CancellationToken::new(),
+    );
     if let Some(cluster) = &cluster {
         cluster.start(&lobby).await;
     }

@@ -215,12 +215,12 @@ impl Cluster {
             .unwrap_or_else(|p| p.into_inner())
             .take()
         {
-            tokio::spawn(forward::run(self.clone(), rx));
+            lobby.spawn_background(forward::run(self.clone(), rx));
         }
-        tokio::spawn(node::renew(self.clone()));
-        tokio::spawn(inbox::run(self.clone()));
-        tokio::spawn(follow::listen(self.clone()));
-        tokio::spawn(watch::run(self.clone()));
+        lobby.spawn_background(node::renew(self.clone()));
+        lobby.spawn_background(inbox::run(self.clone()));
+        lobby.spawn_background(follow::listen(self.clone()));
+        lobby.spawn_background(watch::run(self.clone()));
         let listening = self.follows.listening();
         if tokio::time::timeout(Duration::from_secs(5), listening)
             .await

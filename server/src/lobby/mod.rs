@@ -9,14 +9,18 @@
 //! battle on it, never a pass over every battle.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
 use battle_rules::{RulesetEntry, TimerSpec};
 use dashmap::DashMap;
 use rand::Rng;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::cluster::Cluster;
@@ -102,12 +106,24 @@ pub struct Lobby {
     quarantined: Mutex<BTreeMap<String, Quarantined>>,
     /// In a cluster: how many battles are set aside in the whole cluster, as last read.
     quarantined_in_cluster: AtomicUsize,
+    /// The tasks that run behind the connections: every battle's actor, the matchmaker and
+    /// the cluster's loops.
+    background: TaskTracker,
+    /// Cancelled once the server has drained: every background task stops.
+    stopping: CancellationToken,
 }
 
 impl Lobby {
     /// An empty lobby keeping its battles in `store`, with its matchmaker's task started
-    /// (within a tokio runtime).
-    pub fn new(config: Config, store: Store, cluster: Option<Arc<Cluster>>) -> Arc<Lobby> {
+    /// (within a tokio runtime). Its background tasks are spawned on `background` and stop
+    /// when `stopping` is cancelled.
+    pub fn new(
+        config: Config,
+        store: Store,
+        cluster: Option<Arc<Cluster>>,
+        background: TaskTracker,
+        stopping: CancellationToken,
+    ) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
         let ids: Vec<&'static str> = config.rulesets.iter().map(|entry| entry.id).collect();
@@ -127,9 +143,29 @@ impl Lobby {
             cluster,
             quarantined: Mutex::new(BTreeMap::new()),
             quarantined_in_cluster: AtomicUsize::new(0),
+            background,
+            stopping,
         });
         starter.start(&lobby);
         lobby
+    }
+
+    /// Run `task` in the background until it ends or the server has drained.
+    pub(crate) fn spawn_background<F>(&self, task: F)
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.background
+            .spawn(self.stopping.child_token().run_until_cancelled_owned(task));
+    }
+
+    /// Stop every background task (the server has drained) and wait, at most `grace`, for
+    /// them to end.
+    pub(crate) async fn stop_background(&self, grace: Duration) {
+        self.stopping.cancel();
+        self.background.close();
+        let _ = tokio::time::timeout(grace, self.background.wait()).await;
     }
 
     /// The way into the matchmaker.
@@ -373,7 +409,7 @@ impl Lobby {
                 },
             );
         }
-        tokio::spawn(Box::new(actor).run());
+        self.spawn_background(Box::new(actor).run());
     }
 
     fn index(&self) -> MutexGuard<'_, Index> {
