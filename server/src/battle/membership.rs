@@ -9,9 +9,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::actor::BattleActor;
-use super::command::Seating;
-use crate::cluster::follow::Member;
-use crate::cluster::wire::Role;
+use super::command::{Present, Role, Seating};
 use crate::connection::outbox::{message_frame, Outbox};
 use crate::ids::ConnId;
 use crate::refusal::Refusal;
@@ -226,25 +224,23 @@ impl BattleActor {
 
     /// In a cluster: the battle is another node's now: this node's own connections in it,
     /// each with its place, for the node to take them there. Nothing is sent to anyone.
-    pub(super) fn let_go(&mut self) -> Vec<Member> {
+    pub(super) fn let_go(&mut self) -> Vec<Present> {
         let mut members = Vec::new();
         for seat in 0..self.seats.len() {
             if let Some(conn) = self.seats.conn(seat).filter(|c| !c.is_proxy()) {
-                members.push(Member {
+                members.push(Present {
                     outbox: conn.clone(),
-                    viewer: Some(Viewer::Seat(seat)),
+                    viewer: Viewer::Seat(seat),
                     token_hash: self.seats.token_hash(seat).map(str::to_string),
-                    request: None,
                 });
             }
         }
         let spectators = self.audience_index(Viewer::Spectator);
         for outbox in self.audiences[spectators].locals() {
-            members.push(Member {
+            members.push(Present {
                 outbox,
-                viewer: Some(Viewer::Spectator),
+                viewer: Viewer::Spectator,
                 token_hash: None,
-                request: None,
             });
         }
         self.host.remove_local(&self.id);

@@ -18,7 +18,7 @@ mod seats;
 mod timers;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
-pub use command::{Command, Seating};
+pub use command::{Command, Present, Role, Seating};
 pub use handle::{BattleHandle, Offered};
 pub use host::{under_way, CreatorClaim, Host};
 pub use restore::{rebuild, restore, Rebuilt};

@@ -41,6 +41,17 @@ pub struct Member {
     pub request: Option<Forwarded>,
 }
 
+impl From<crate::battle::Present> for Member {
+    fn from(present: crate::battle::Present) -> Member {
+        Member {
+            outbox: present.outbox,
+            viewer: Some(present.viewer),
+            token_hash: present.token_hash,
+            request: None,
+        }
+    }
+}
+
 impl Member {
     /// What the connection is in the battle, once admitted.
     pub fn role(&self) -> Option<Role> {

@@ -78,6 +78,7 @@ impl Lobby {
             let Ok(members) = members.await else {
                 return;
             };
+            let members = members.into_iter().map(Member::from).collect();
             lobby.follow_elsewhere(&battle, members).await;
         });
     }
@@ -118,7 +119,7 @@ impl Lobby {
         let (reply, members) = oneshot::channel();
         handle.send(Command::LetGo { reply }).await.ok()?;
         let members = members.await.ok()?;
-        Some((epoch, members))
+        Some((epoch, members.into_iter().map(Member::from).collect()))
     }
 
     /// A battle this node owns now at `epoch` (taken over or handed over): replayed from
