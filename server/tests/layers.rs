@@ -42,8 +42,6 @@ const STILL_UP: &[(&str, &str)] = &[
     ("src/battle/audience/tests.rs", "connection"),
     ("src/battle/command.rs", "connection"),
     ("src/battle/delay.rs", "connection"),
-    ("src/battle/handle.rs", "cluster"),
-    ("src/battle/handle.rs", "connection"),
     ("src/battle/membership.rs", "connection"),
     ("src/battle/seats.rs", "connection"),
     ("src/connection/remote.rs", "cluster"),

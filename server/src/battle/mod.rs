@@ -19,7 +19,7 @@ mod timers;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
 pub use command::{Command, Present, Role, Seating};
-pub use handle::{BattleHandle, Offered};
+pub use handle::{BattleGone, BattleHandle, Offered, Route};
 pub use host::{under_way, CreatorClaim, Host};
 pub use restore::{rebuild, restore, Rebuilt};
 pub use seats::token_hash;

@@ -41,6 +41,7 @@ pub mod link;
 pub mod log;
 pub mod node;
 pub mod quarantine;
+pub mod route;
 pub mod scripts;
 pub mod watch;
 pub mod wire;

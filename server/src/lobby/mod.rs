@@ -425,7 +425,10 @@ impl Lobby {
     /// runs nowhere).
     pub fn handle(&self, battle_id: &str) -> Option<BattleHandle> {
         if let Some(cluster) = &self.cluster {
-            return Some(BattleHandle::routed(battle_id, cluster.clone()));
+            return Some(crate::cluster::route::Routed::handle(
+                battle_id,
+                cluster.clone(),
+            ));
         }
         self.local_handle(battle_id)
     }
