@@ -16,6 +16,7 @@ pub mod lobby;
 pub mod matchmaker;
 pub mod metrics;
 pub mod open_files;
+pub mod poison;
 pub mod quota;
 pub mod rate;
 pub mod refusal;

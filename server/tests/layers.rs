@@ -17,6 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "config",
             "ids",
             "rate",
+            "poison",
             "dir_lock",
             "open_files",
             "metrics",

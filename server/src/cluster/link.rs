@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 use super::committer::Op;
 use super::log::Entry;
 use crate::connection::remote::RemoteSink;
+use crate::poison::Locked;
 use crate::store::{Closing, Commits, Journal, Record, Retention, Ticket, Unavailable};
 
 /// The sending end and the last ticket given, taken together under one lock, so that
@@ -60,7 +61,7 @@ impl StoreLink {
 
     /// Hand `op` to the committer; its ticket (0 once closed).
     pub fn send(&self, op: Op) -> Ticket {
-        let mut sender = lock(&self.sender);
+        let mut sender = self.sender.locked();
         let Some(tx) = &sender.tx else {
             return 0;
         };
@@ -129,8 +130,8 @@ impl StoreLink {
     /// Stop taking operations, and wait until the committer has written what it took (at
     /// most `limit`: a store out of reach is not waited for forever).
     pub async fn close_within(&self, limit: std::time::Duration) {
-        lock(&self.sender).tx = None;
-        let task = lock(&self.task).take();
+        self.sender.locked().tx = None;
+        let task = self.task.locked().take();
         if let Some(task) = task {
             let _ = tokio::time::timeout(limit, task).await;
         }
@@ -144,7 +145,7 @@ impl Journal for StoreLink {
     }
 
     fn last_ticket(&self) -> Ticket {
-        lock(&self.sender).last
+        self.sender.locked().last
     }
 
     fn commits(&self) -> Option<Arc<Commits>> {
@@ -182,11 +183,4 @@ impl RemoteSink for StoreLink {
             message,
         });
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Nothing panics under this lock; a poisoned value is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

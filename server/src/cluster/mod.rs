@@ -56,6 +56,7 @@ use tokio::sync::mpsc;
 
 use crate::connection::outbox::Outbox;
 use crate::lobby::Lobby;
+use crate::poison::Locked;
 use crate::store::{Commits, Retention, Store};
 use committer::Committer;
 use link::StoreLink;
@@ -210,12 +211,7 @@ impl Cluster {
     /// connections could be missed before that), or after a few seconds in any case.
     pub async fn start(self: &Arc<Self>, lobby: &Arc<Lobby>) {
         let _ = self.lobby.set(Arc::downgrade(lobby));
-        if let Some(rx) = self
-            .forward_rx
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        {
+        if let Some(rx) = self.forward_rx.locked().take() {
             lobby.spawn_background(forward::run(self.clone(), rx));
         }
         lobby.spawn_background(node::renew(self.clone()));
@@ -266,7 +262,7 @@ impl Cluster {
     /// [`drain::PLACEMENT_SLACK`] (or any other node at all while this one drains); `None`:
     /// here.
     pub(crate) fn placement(&self, own: u64) -> Option<String> {
-        let nodes = self.nodes.lock().unwrap_or_else(|p| p.into_inner());
+        let nodes = self.nodes.locked();
         let best = nodes
             .iter()
             .filter(|n| !n.draining && n.id != self.config.node_id)

@@ -40,6 +40,7 @@ use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
 use super::remote::RemoteEnd;
 use crate::ids::ConnId;
+use crate::poison::Locked;
 use crate::store::{Commits, Release, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
@@ -274,22 +275,14 @@ impl Outbox {
 
     /// The name the connection gave in `hello` (already cleaned), if it gave one.
     pub fn name(&self) -> Option<String> {
-        let name = self
-            .shared
-            .name
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let name = self.shared.name.locked();
         name.as_deref().map(str::to_owned)
     }
 
     /// Keep the name the connection gave (`None`: it gave none, or an empty one); a seat it
     /// takes from now on is named by it.
     pub fn set_name(&self, name: Option<&str>) {
-        let mut kept = self
-            .shared
-            .name
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let mut kept = self.shared.name.locked();
         *kept = name.map(Arc::from);
     }
 
@@ -308,10 +301,7 @@ impl Outbox {
     fn state(&self) -> MutexGuard<'_, State> {
         // Nothing panics while holding the lock, and the state stays consistent between
         // statements anyway: a poisoned lock still holds a usable value.
-        self.shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.shared.state.locked()
     }
 
     /// Frames written whole and bytes written to the socket so far.

@@ -29,6 +29,7 @@ use crate::connection::outbox::Outbox;
 use crate::ids::ConnId;
 use crate::matchmaker::{self, MatchmakerHandle};
 use crate::metrics::Metrics;
+use crate::poison::Locked;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Quarantined, Record, Store, Ticket};
 
@@ -415,9 +416,7 @@ impl Lobby {
     fn index(&self) -> MutexGuard<'_, Index> {
         // Nothing panics while holding the lock, and every change to the index is one
         // call on it: a poisoned lock still holds a usable value.
-        self.index
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.index.locked()
     }
 
     /// The handle of a live battle. In a cluster, of any battle id: the battle is looked

@@ -20,7 +20,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub use crate::config::Retention;
 
 use super::record::Ended;
-use super::{lock, schema, StoreError};
+use super::{schema, StoreError};
+use crate::poison::Locked;
 
 /// Most finished battles kept in memory without a data directory, whatever the retention.
 pub const MEMORY_MOST: usize = 1_000;
@@ -94,7 +95,7 @@ impl Archive {
         if !self.retention.keeps() {
             return;
         }
-        let mut kept = lock(kept);
+        let mut kept = kept.locked();
         kept.retain(|old| old.battle != ended.battle);
         kept.push_back(ended.clone());
         while kept.len() > self.retention.most {
@@ -106,13 +107,14 @@ impl Archive {
     pub fn get(&self, id: &str) -> Result<Option<Arc<Ended>>, StoreError> {
         let cutoff = self.retention.cutoff(unix_now_ms());
         match &self.kept {
-            Kept::Memory(kept) => Ok(lock(kept)
+            Kept::Memory(kept) => Ok(kept
+                .locked()
                 .iter()
                 .rev()
                 .find(|ended| ended.battle == id && ended.ended_at >= cutoff)
                 .cloned()),
             Kept::Database(conn) => {
-                let conn = lock(conn);
+                let conn = conn.locked();
                 let mut query = conn.prepare_cached(
                     "SELECT id, ruleset, version, options, seed, seats, bots, private, seeded,
                             outcome, ended_at, inputs
@@ -162,7 +164,8 @@ impl Archive {
         let now = unix_now_ms();
         let cutoff = self.retention.cutoff(now);
         match &self.kept {
-            Kept::Memory(kept) => Ok(lock(kept)
+            Kept::Memory(kept) => Ok(kept
+                .locked()
                 .iter()
                 .rev()
                 .filter(|ended| !ended.private && (cutoff..=now).contains(&ended.ended_at))
@@ -170,7 +173,7 @@ impl Archive {
                 .map(|ended| summary(ended))
                 .collect()),
             Kept::Database(conn) => {
-                let conn = lock(conn);
+                let conn = conn.locked();
                 let mut query = conn.prepare_cached(
                     "SELECT id, ruleset, seats, bots, outcome, ended_at, steps, seeded
                      FROM replays WHERE private = 0 AND ended_at BETWEEN ?1 AND ?2

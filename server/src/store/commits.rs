@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use crate::poison::Locked;
 use tokio::sync::Notify;
 
 /// What waits for a commit: released (its frames written) once the ticket it waits for is
@@ -82,10 +83,7 @@ impl Commits {
         if tickets.is_empty() {
             return;
         }
-        let mut poisoned = self
-            .poisoned
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut poisoned = self.poisoned.locked();
         poisoned.extend(tickets.iter().copied().filter(|&t| t != 0));
         while poisoned.len() > POISON_KEPT {
             poisoned.pop_front();
@@ -98,10 +96,7 @@ impl Commits {
         if ticket == 0 || !self.any_poisoned.load(Ordering::Acquire) {
             return false;
         }
-        self.poisoned
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .contains(&ticket)
+        self.poisoned.locked().contains(&ticket)
     }
 
     /// Whether any ticket was ever poisoned.
@@ -125,9 +120,7 @@ impl Commits {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn Release>>> {
         // Nothing panics under this lock; a poisoned list is still a list.
-        self.waiting
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.waiting.locked()
     }
 }
 

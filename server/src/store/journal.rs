@@ -16,7 +16,8 @@ use super::archive::Archive;
 use super::commits::{Commits, Ticket};
 use super::record::Record;
 use super::writable::Writable;
-use super::{lock, Unavailable};
+use super::Unavailable;
+use crate::poison::Locked;
 
 /// What closing a journal waits for.
 pub type Closing<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
@@ -154,7 +155,7 @@ impl Journal for Sqlite {
             Record::Finished(ended) => self.archive.keep(ended),
             _ => {}
         }
-        let mut sender = lock(&self.sender);
+        let mut sender = self.sender.locked();
         let Some(tx) = &sender.tx else {
             return 0;
         };
@@ -167,7 +168,7 @@ impl Journal for Sqlite {
     }
 
     fn last_ticket(&self) -> Ticket {
-        lock(&self.sender).last
+        self.sender.locked().last
     }
 
     fn commits(&self) -> Option<Arc<Commits>> {
@@ -187,12 +188,12 @@ impl Journal for Sqlite {
     }
 
     fn close(&self) -> Closing<'_> {
-        lock(&self.sender).tx = None;
+        self.sender.locked().tx = None;
         // A commit that keeps failing is given up now (what waits for it was never shown).
         self.writable.close();
-        let committer = lock(&self.committer).take();
+        let committer = self.committer.locked().take();
         self.checkpoints.0.store(true, Ordering::Release);
-        let checkpointer = lock(&self.checkpoints.1).take();
+        let checkpointer = self.checkpoints.1.locked().take();
         if let Some(checkpointer) = &checkpointer {
             checkpointer.thread().unpark();
         }
