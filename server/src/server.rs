@@ -429,4 +429,31 @@ mod tests {
             "nothing listens once run returned"
         );
     }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn draining_stops_every_battle_actor() {
+        let listener = listen("127.0.0.1:0".parse().expect("an address")).expect("a free port");
+        let server = start_on(listener, Config::for_tests())
+            .await
+            .expect("the server starts");
+        let lobby = server.lobby().clone();
+        let request = crate::lobby::CreateRequest {
+            ruleset: lobby.config().rulesets[0].id.to_string(),
+            ..Default::default()
+        };
+        let creator = lobby.quotas().matchmaker();
+        let (battle, _ticket) = lobby
+            .create(request, &creator)
+            .expect("a battle is created");
+        let handle = lobby.local_handle(&battle).expect("the battle runs here");
+        assert!(
+            !handle.is_closed(),
+            "its actor runs while the server serves"
+        );
+        server.drain().await;
+        assert!(
+            handle.is_closed(),
+            "its actor has stopped once the server drained"
+        );
+    }
 }
