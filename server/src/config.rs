@@ -196,7 +196,7 @@ impl Config {
 /// Read a listen address: `HOST:PORT` with an IP address or a host name (`localhost:7878`,
 /// `0.0.0.0:7878`, `[::1]:7878`), or a bare `PORT` for 127.0.0.1. A name that resolves to
 /// several addresses gives the first IPv4 one (else the first).
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+pub fn parse_listen(text: &str) -> Result<SocketAddr, ListenError> {
     use std::net::ToSocketAddrs;
     let text = text.trim();
     if let Ok(port) = text.parse::<u16>() {
@@ -206,16 +206,17 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
         return Ok(addr);
     }
     let Some((host, port)) = text.rsplit_once(':') else {
-        return Err(format!(
-            "\"{text}\" is not HOST:PORT (for example 127.0.0.1:7878 or localhost:7878)"
-        ));
+        return Err(ListenError::NotHostPort(text.to_string()));
     };
     if port.parse::<u16>().is_err() {
-        return Err(format!("\"{port}\" is not a port number (0 to 65535)"));
+        return Err(ListenError::NotAPort(port.to_string()));
     }
     let addrs: Vec<SocketAddr> = (host, 0)
         .to_socket_addrs()
-        .map_err(|err| format!("cannot resolve the host name \"{host}\": {err}"))?
+        .map_err(|err| ListenError::Unresolved {
+            host: host.to_string(),
+            reason: err.to_string(),
+        })?
         .collect();
     let port: u16 = port.parse().expect("checked just above");
     addrs
@@ -223,7 +224,20 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
         .find(|a| a.is_ipv4())
         .or_else(|| addrs.first())
         .map(|a| SocketAddr::new(a.ip(), port))
-        .ok_or_else(|| format!("the host name \"{host}\" has no address"))
+        .ok_or_else(|| ListenError::NoAddress(host.to_string()))
+}
+
+/// Why a listen address cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListenError {
+    #[error("\"{0}\" is not HOST:PORT (for example 127.0.0.1:7878 or localhost:7878)")]
+    NotHostPort(String),
+    #[error("\"{0}\" is not a port number (0 to 65535)")]
+    NotAPort(String),
+    #[error("cannot resolve the host name \"{host}\": {reason}")]
+    Unresolved { host: String, reason: String },
+    #[error("the host name \"{0}\" has no address")]
+    NoAddress(String),
 }
 
 #[cfg(test)]
@@ -247,9 +261,11 @@ mod tests {
         );
         assert!(parse_listen("localhost")
             .unwrap_err()
+            .to_string()
             .contains("is not HOST:PORT"));
         assert!(parse_listen("localhost:99999")
             .unwrap_err()
+            .to_string()
             .contains("not a port number"));
     }
 }

@@ -34,7 +34,7 @@ pub struct ClusterArgs {
 }
 
 /// A node id: 1 to 64 letters, digits, `-` or `_`.
-pub fn parse_node_id(text: &str) -> Result<String, String> {
+pub fn parse_node_id(text: &str) -> Result<String, BadNodeId> {
     let ok = !text.is_empty()
         && text.len() <= 64
         && text
@@ -43,11 +43,14 @@ pub fn parse_node_id(text: &str) -> Result<String, String> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err(format!(
-            "{text:?} is not a node id: 1 to 64 letters, digits, '-' or '_'"
-        ))
+        Err(BadNodeId(text.to_string()))
     }
 }
+
+/// A text that is not a node id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a node id: 1 to 64 letters, digits, '-' or '_'")]
+pub struct BadNodeId(pub String);
 
 /// A new random node id.
 fn fresh_id() -> String {
