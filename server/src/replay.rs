@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use battle_protocol::{BattleStatus, Replay};
 use battle_rules::input_log::Input;
 use battle_rules::ruleset::{Ruleset, Viewer};
-use battle_rules::view::{envelope, Viewers};
+use battle_rules::view::{diff, envelope, ViewValue, Viewers};
 use serde_json::Value;
 
 use crate::config::Config;
@@ -71,7 +71,9 @@ pub fn build(ended: &Ended, config: &Config) -> Result<Replay, ReplayError> {
             .apply_to(&mut *game)
             .map_err(|e| ReplayError::Log(format!("input {n}: {e}")))?;
         let next = spectator_view(&ended.battle, &*game);
-        steps.push(json_patch::diff(&view, &next));
+        // The one diff the live battles use, so that a replay's steps are what a spectator
+        // would have been sent.
+        steps.push(diff(&ViewValue::from(&view), &ViewValue::from(&next)));
         view = next;
     }
     Ok(Replay {
