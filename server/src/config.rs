@@ -40,7 +40,7 @@ pub struct Config {
     /// (survive a killed process).
     pub fsync: bool,
     /// How long finished battles are kept for replays, and how many.
-    pub retention: crate::store::Retention,
+    pub retention: Retention,
     /// Most connections open at once, WebSocket handshakes included; beyond it a connection
     /// is refused with HTTP 503.
     pub max_connections: usize,
@@ -78,7 +78,7 @@ pub struct Config {
     pub handshake_timeout: Duration,
     /// Cluster mode: the node's Redis and identity (`None`: one process alone, with its
     /// embedded store).
-    pub cluster: Option<crate::cluster::ClusterConfig>,
+    pub cluster: Option<ClusterConfig>,
 }
 
 /// A token bucket's size: `per_sec` tokens a second, at most `burst` saved up; a `per_sec`
@@ -140,7 +140,7 @@ impl Default for Config {
             rulesets: catalog().iter().collect(),
             data_dir: None,
             fsync: false,
-            retention: crate::store::Retention::default(),
+            retention: Retention::default(),
             disconnect_grace: Duration::from_secs(60),
             max_connections: crate::open_files::default_max_connections(),
             max_connections_per_ip: 8192,
@@ -196,7 +196,7 @@ impl Config {
 /// Read a listen address: `HOST:PORT` with an IP address or a host name (`localhost:7878`,
 /// `0.0.0.0:7878`, `[::1]:7878`), or a bare `PORT` for 127.0.0.1. A name that resolves to
 /// several addresses gives the first IPv4 one (else the first).
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+pub fn parse_listen(text: &str) -> Result<SocketAddr, ListenError> {
     use std::net::ToSocketAddrs;
     let text = text.trim();
     if let Ok(port) = text.parse::<u16>() {
@@ -206,16 +206,17 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
         return Ok(addr);
     }
     let Some((host, port)) = text.rsplit_once(':') else {
-        return Err(format!(
-            "\"{text}\" is not HOST:PORT (for example 127.0.0.1:7878 or localhost:7878)"
-        ));
+        return Err(ListenError::NotHostPort(text.to_string()));
     };
     if port.parse::<u16>().is_err() {
-        return Err(format!("\"{port}\" is not a port number (0 to 65535)"));
+        return Err(ListenError::NotAPort(port.to_string()));
     }
     let addrs: Vec<SocketAddr> = (host, 0)
         .to_socket_addrs()
-        .map_err(|err| format!("cannot resolve the host name \"{host}\": {err}"))?
+        .map_err(|err| ListenError::Unresolved {
+            host: host.to_string(),
+            reason: err.to_string(),
+        })?
         .collect();
     let port: u16 = port.parse().expect("checked just above");
     addrs
@@ -223,7 +224,20 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
         .find(|a| a.is_ipv4())
         .or_else(|| addrs.first())
         .map(|a| SocketAddr::new(a.ip(), port))
-        .ok_or_else(|| format!("the host name \"{host}\" has no address"))
+        .ok_or_else(|| ListenError::NoAddress(host.to_string()))
+}
+
+/// Why a listen address cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListenError {
+    #[error("\"{0}\" is not HOST:PORT (for example 127.0.0.1:7878 or localhost:7878)")]
+    NotHostPort(String),
+    #[error("\"{0}\" is not a port number (0 to 65535)")]
+    NotAPort(String),
+    #[error("cannot resolve the host name \"{host}\": {reason}")]
+    Unresolved { host: String, reason: String },
+    #[error("the host name \"{0}\" has no address")]
+    NoAddress(String),
 }
 
 #[cfg(test)]
@@ -247,9 +261,58 @@ mod tests {
         );
         assert!(parse_listen("localhost")
             .unwrap_err()
+            .to_string()
             .contains("is not HOST:PORT"));
         assert!(parse_listen("localhost:99999")
             .unwrap_err()
+            .to_string()
             .contains("not a port number"));
     }
+}
+
+/// How long finished battles are kept for replays, and how many at most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    /// A battle is dropped this long after it ended (zero: none is kept).
+    pub keep_for: Duration,
+    /// The most kept; beyond it the oldest go first.
+    pub most: usize,
+}
+
+impl Default for Retention {
+    /// A week, and at most 10,000 battles.
+    fn default() -> Self {
+        Retention {
+            keep_for: Duration::from_secs(7 * 24 * 3600),
+            most: 10_000,
+        }
+    }
+}
+
+impl Retention {
+    /// Whether battles are kept at all.
+    pub fn keeps(&self) -> bool {
+        !self.keep_for.is_zero() && self.most > 0
+    }
+
+    /// Battles that ended before this (Unix milliseconds) are past the retention.
+    pub fn cutoff(&self, now_ms: u64) -> u64 {
+        now_ms.saturating_sub(u64::try_from(self.keep_for.as_millis()).unwrap_or(u64::MAX))
+    }
+}
+
+/// How a node joins a cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// Redis, e.g. `redis://127.0.0.1:6379`.
+    pub url: String,
+    /// This node's id: stable across restarts (two live nodes may not share it).
+    pub node_id: String,
+    /// How other nodes and clients name this node (its WebSocket URL).
+    pub public_url: String,
+    /// How long a node's lease lasts without renewal; its battles move this long after it
+    /// stopped.
+    pub lease: Duration,
+    /// For tests: drop every this many of the battle changes this node receives (0: none).
+    pub drop_changes: u32,
 }

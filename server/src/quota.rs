@@ -21,12 +21,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use battle_protocol::{BattleStatus, BattleSummary, ErrorCode};
+use battle_protocol::ErrorCode;
 use dashmap::DashMap;
 
 use crate::config::{Config, Rate};
-use crate::connection::rate::Bucket;
-use crate::lobby::Refusal;
+use crate::rate::Bucket;
+use crate::refusal::Refusal;
 use crate::store::unix_now_ms;
 
 /// How often, at most, addresses nobody uses any more are forgotten.
@@ -145,7 +145,7 @@ impl Quotas {
             });
         }
         if !take(&creator.open, self.per_connection) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "this connection has {} battles created and not yet under way, its limit: \
@@ -156,7 +156,7 @@ impl Quotas {
         }
         if !take(&creator.address.open, self.per_address) {
             creator.open.fetch_sub(1, Ordering::AcqRel);
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "your address ({}) has {} battles created and not yet under way, its \
@@ -238,6 +238,12 @@ impl Claim {
     }
 }
 
+impl crate::battle::CreatorClaim for Claim {
+    fn created_from(&self, ip: IpAddr) -> bool {
+        Claim::created_from(self, ip)
+    }
+}
+
 impl Drop for Claim {
     fn drop(&mut self) {
         self.open.fetch_sub(1, Ordering::AcqRel);
@@ -245,12 +251,7 @@ impl Drop for Claim {
     }
 }
 
-/// Whether a battle is under way: started, with a person in it (a seat held by someone, not
-/// a bot, or a spectator). Until then it counts against its creator's quotas.
-pub fn under_way(summary: &BattleSummary) -> bool {
-    summary.status != BattleStatus::Waiting
-        && (summary.spectators > 0 || summary.seats.iter().any(|seat| seat.taken && !seat.bot))
-}
+pub use crate::battle::under_way;
 
 /// Add one to `count` unless it is at `limit` (0: no limit); whether it was added.
 fn take(count: &AtomicUsize, limit: usize) -> bool {
@@ -272,7 +273,7 @@ fn refill_time(rate: Rate) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use battle_protocol::SeatInfo;
+    use battle_protocol::{BattleStatus, BattleSummary, SeatInfo};
 
     fn quotas(per_connection: usize, per_address: usize) -> Quotas {
         Quotas::new(&Config {
@@ -292,7 +293,7 @@ mod tests {
         let creator = quotas.creator(ip(1));
         let first = quotas.claim(&creator).expect("one");
         let _second = quotas.claim(&creator).expect("two");
-        let (code, message) = quotas.claim(&creator).expect_err("three is over");
+        let Refusal { code, message } = quotas.claim(&creator).expect_err("three is over");
         assert_eq!(code, ErrorCode::ServerBusy);
         assert!(message.contains("this connection"), "{message}");
         drop(first);
@@ -313,7 +314,7 @@ mod tests {
                     .expect("within")
             })
             .collect();
-        let (_, message) = quotas.claim(&b).expect_err("the address is full");
+        let Refusal { message, .. } = quotas.claim(&b).expect_err("the address is full");
         assert!(message.contains("127.0.0.1"), "{message}");
         assert_eq!(b.open(), 1, "a refused claim is not counted");
         let other = quotas.creator(ip(2));

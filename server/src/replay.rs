@@ -9,69 +9,59 @@
 use std::collections::HashSet;
 
 use battle_protocol::{BattleStatus, Replay};
-use battle_rules::input_log::Input;
+use battle_rules::error::OptionsError;
+use battle_rules::input_log::{self, Input, InputLog};
 use battle_rules::ruleset::{Ruleset, Viewer};
-use battle_rules::view::{envelope, Viewers};
+use battle_rules::view::{diff, envelope, ViewValue, Viewers};
 use serde_json::Value;
 
 use crate::config::Config;
 use crate::store::Ended;
 
-/// Why a kept battle cannot be replayed here.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
-    #[error("this server has no ruleset {0:?}")]
-    Ruleset(String),
-    #[error(
-        "the battle was played with {ruleset} version {logged}; this server has version {have}"
-    )]
-    Version {
-        ruleset: String,
-        logged: u32,
-        have: u32,
-    },
-    #[error("the battle's log does not replay: {0}")]
-    Log(String),
-}
+/// Why a kept battle cannot be replayed here: the rules crate's, as for restoring a battle.
+pub use battle_rules::input_log::ReplayError;
 
 /// The envelope members a replay leaves out (they depend on when it was watched).
 const LEFT_OUT: [&str; 2] = ["seats", "clocks"];
 
 /// Rebuild `ended` with the rulesets `config` offers, one spectator view per step.
 pub fn build(ended: &Ended, config: &Config) -> Result<Replay, ReplayError> {
-    let entry = config
-        .ruleset(&ended.ruleset)
-        .ok_or_else(|| ReplayError::Ruleset(ended.ruleset.clone()))?;
-    if entry.version != ended.version {
-        return Err(ReplayError::Version {
-            ruleset: ended.ruleset.clone(),
-            logged: ended.version,
-            have: entry.version,
-        });
-    }
-    let bad = |err: &dyn std::fmt::Display| ReplayError::Log(err.to_string());
-    let options: Value = serde_json::from_str(&ended.options).map_err(|e| bad(&e))?;
-    let mut game = (entry.build)(&options, ended.seed).map_err(|e| bad(&e))?;
+    let options: Value = serde_json::from_str(&ended.options)
+        .map_err(|err| ReplayError::Options(OptionsError(format!("not JSON: {err}"))))?;
     let setups = ended
         .inputs
         .iter()
         .take_while(|input| matches!(input, Input::Setup { .. }))
         .count();
-    for (n, input) in ended.inputs.iter().enumerate() {
-        if n == setups {
-            break;
-        }
-        input.apply_to(&mut *game).map_err(|e| bad(&e))?;
-    }
+    // Built and set up as the battle started (its ruleset and version checked), then one
+    // step per input after that.
+    let started = InputLog {
+        format: input_log::FORMAT,
+        ruleset: ended.ruleset.clone(),
+        version: ended.version,
+        options,
+        seed: ended.seed,
+        inputs: ended.inputs[..setups].to_vec(),
+    };
+    let offered = config
+        .ruleset(&ended.ruleset)
+        .map(std::slice::from_ref)
+        .unwrap_or_default();
+    let mut game = input_log::replay(&started, offered)?;
     let mut view = spectator_view(&ended.battle, &*game);
     let start = view.clone();
     let mut steps = Vec::with_capacity(ended.inputs.len() - setups);
     for (n, input) in ended.inputs.iter().enumerate().skip(setups) {
         input
             .apply_to(&mut *game)
-            .map_err(|e| ReplayError::Log(format!("input {n}: {e}")))?;
+            .map_err(|error| ReplayError::Refused {
+                index: n,
+                error: Box::new(error),
+            })?;
         let next = spectator_view(&ended.battle, &*game);
-        steps.push(json_patch::diff(&view, &next));
+        // The one diff the live battles use, so that a replay's steps are what a spectator
+        // would have been sent.
+        steps.push(diff(&ViewValue::from(&view), &ViewValue::from(&next)));
         view = next;
     }
     Ok(Replay {
@@ -206,7 +196,7 @@ mod tests {
         ended.ruleset = "nothing".into();
         assert!(matches!(
             build(&ended, &Config::default()),
-            Err(ReplayError::Ruleset(_))
+            Err(ReplayError::UnknownRuleset(_))
         ));
     }
 }

@@ -4,14 +4,19 @@
 //! 1001 "going away"). The accept loop admits each connection under the connection caps
 //! (or refuses it with a 503 from a task of its own) and rides out accept errors with a
 //! growing delay and one log line per episode.
+//!
+//! Shutdown is one [`CancellationToken`]: every task the server starts (the accept loop,
+//! each connection, the refusals, the metrics' upkeep) is spawned on one [`TaskTracker`] and
+//! watches the token; [`run`] cancels, drains and returns once the tracker says every task
+//! has stopped.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::cluster::Cluster;
 use crate::config::Config;
@@ -33,12 +38,17 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 pub struct RunningServer {
     /// The address it listens on (with the real port when port 0 was asked for).
     pub addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<()>,
+    /// Cancelled to stop accepting (and the metrics' upkeep).
+    accepting: CancellationToken,
+    /// Cancelled once the WebSockets were told to close: connections still speaking HTTP
+    /// are dropped then.
+    closing: CancellationToken,
+    /// The accept loop, every connection, the refusals and the upkeep.
+    tasks: TaskTracker,
+    /// The accept loop alone: once it has ended, the listening socket is closed.
+    accept: tokio::task::JoinHandle<()>,
     lobby: Arc<Lobby>,
     limits: Arc<Limits>,
-    /// Folds the metrics' samples into their histograms every few seconds.
-    upkeep: JoinHandle<()>,
     /// The data directory, held until the server has drained (or is dropped).
     dir_lock: Option<DirLock>,
 }
@@ -51,15 +61,19 @@ impl RunningServer {
 
     /// Stop accepting connections.
     pub async fn shutdown(self) {
-        self.stop_accepting().await;
+        let _ = self.stop_accepting().await;
     }
 
     /// Stop accepting connections; the data directory's lock, if any, is handed back.
-    async fn stop_accepting(self) -> Option<DirLock> {
-        self.upkeep.abort();
-        let _ = self.stop.send(());
-        let _ = self.task.await;
-        self.dir_lock
+    async fn stop_accepting(self) -> Stopped {
+        self.accepting.cancel();
+        self.tasks.close();
+        let _ = self.accept.await;
+        Stopped {
+            dir_lock: self.dir_lock,
+            tasks: self.tasks,
+            closing: self.closing,
+        }
     }
 
     /// The lobby: its battles, its store, its connections.
@@ -86,15 +100,21 @@ impl RunningServer {
         lobby.set_draining();
         tokio::time::sleep(IN_FLIGHT_GRACE).await;
         // Let go only once everything is committed and the store is closed, below.
-        let dir_lock = self.stop_accepting().await;
+        let Stopped {
+            dir_lock,
+            tasks,
+            closing,
+        } = self.stop_accepting().await;
         // A cluster store out of reach is not waited for long: what it did not take was
         // never acknowledged to anyone.
         let _ = tokio::time::timeout(Duration::from_secs(5), lobby.store().flush()).await;
         let open = lobby.close_connections();
-        let deadline = Instant::now() + CLOSE_GRACE;
-        while lobby.connection_count() > 0 && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        closing.cancel();
+        // Every connection's task ends once its last frames and the close frame are out.
+        let _ = tokio::time::timeout(CLOSE_GRACE, tasks.wait()).await;
+        // Nobody is left to play: the battles' actors, the matchmaker and the cluster's
+        // loops stop (what they kept is committed as the store closes).
+        lobby.stop_background(CLOSE_GRACE).await;
         lobby.store().close().await;
         if let Some(cluster) = lobby.cluster() {
             cluster.leave().await;
@@ -111,6 +131,13 @@ impl RunningServer {
             None => std::future::pending().await,
         }
     }
+}
+
+/// What is left of a server that stopped accepting: what draining still needs.
+struct Stopped {
+    dir_lock: Option<DirLock>,
+    tasks: TaskTracker,
+    closing: CancellationToken,
 }
 
 /// Connections the kernel may hold for the server before it accepts them (it caps this at
@@ -136,8 +163,8 @@ fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
 /// battles, bind `config.listen` and accept connections in a background task. Every failure
 /// says its own cause ([`StartError`]).
 pub async fn start(config: Config) -> Result<RunningServer, StartError> {
-    let mut config = config;
-    // Before anything in the directory is read: it is this server's alone.
+    // Before anything in the directory is read (the listening socket included): it is this
+    // server's alone.
     let dir_lock = match &config.data_dir {
         Some(dir) => Some(DirLock::acquire(dir)?),
         None => None,
@@ -146,6 +173,23 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         addr: config.listen,
         source,
     })?;
+    start_locked(listener, config, dir_lock).await
+}
+
+/// [`start`] on a socket already listening (`config.listen` is not used).
+pub async fn start_on(listener: TcpListener, config: Config) -> Result<RunningServer, StartError> {
+    let dir_lock = match &config.data_dir {
+        Some(dir) => Some(DirLock::acquire(dir)?),
+        None => None,
+    };
+    start_locked(listener, config, dir_lock).await
+}
+
+async fn start_locked(
+    listener: TcpListener,
+    mut config: Config,
+    dir_lock: Option<DirLock>,
+) -> Result<RunningServer, StartError> {
     let addr = listener.local_addr().map_err(|source| StartError::Listen {
         addr: config.listen,
         source,
@@ -180,29 +224,60 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         (None, None) => (Store::none(config.retention), Loaded::default()),
     };
     let limits = Limits::new(config.max_connections, config.max_connections_per_ip);
-    let lobby = Lobby::new(config, store, cluster.clone());
+    let lobby = Lobby::new(
+        config,
+        store,
+        cluster.clone(),
+        TaskTracker::new(),
+        CancellationToken::new(),
+    );
     if let Some(cluster) = &cluster {
         cluster.start(&lobby).await;
     }
     lobby.restore_all(loaded);
-    let (stop, stopped) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(
+    let accepting = CancellationToken::new();
+    let closing = CancellationToken::new();
+    let tasks = TaskTracker::new();
+    let accept = tasks.spawn(accept_loop(
         listener,
         lobby.clone(),
         limits.clone(),
-        stopped,
+        Stop {
+            accepting: accepting.clone(),
+            closing: closing.clone(),
+        },
+        tasks.clone(),
     ));
-    let upkeep = tokio::spawn(upkeep(lobby.clone()));
+    tasks.spawn(upkeep(lobby.clone(), accepting.clone()));
     tracing::info!(%addr, "listening");
     Ok(RunningServer {
         addr,
-        stop,
-        task,
+        accepting,
+        closing,
+        tasks,
+        accept,
         lobby,
         limits,
-        upkeep,
         dir_lock,
     })
+}
+
+/// Serve on `listener` with `config` until `shutdown` is cancelled (or, in a cluster, until
+/// the node is asked to drain), then drain: returns once every connection has been closed,
+/// every battle committed and the data directory let go.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: CancellationToken,
+) -> Result<(), StartError> {
+    let server = start_on(listener, config).await?;
+    tokio::select! {
+        () = shutdown.cancelled() => {}
+        () = server.drain_asked() => {}
+    }
+    tracing::info!("shutting down: committing every battle and closing connections");
+    server.drain().await;
+    Ok(())
 }
 
 /// How often the metrics' recorded samples are folded into their histograms.
@@ -210,15 +285,23 @@ const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// Fold the metrics' samples into their histograms every [`UPKEEP_EVERY`], so that they do
 /// not pile up while nobody reads `/metrics`.
-async fn upkeep(lobby: Arc<Lobby>) {
+async fn upkeep(lobby: Arc<Lobby>, stop: CancellationToken) {
     let mut every = tokio::time::interval(UPKEEP_EVERY);
     loop {
-        every.tick().await;
-        lobby.metrics().upkeep();
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = every.tick() => lobby.metrics().upkeep(),
+        }
     }
 }
 
-/// Accept connections until `stopped`: each is admitted under the caps and served, or
+/// The accept loop's two tokens: stop accepting; drop connections still speaking HTTP.
+struct Stop {
+    accepting: CancellationToken,
+    closing: CancellationToken,
+}
+
+/// Accept connections until `stop.accepting` is cancelled: each is admitted under the caps and served, or
 /// refused. An accept that fails for want of resources (file descriptors, say) waits a
 /// growing delay before the next; the log gets one line as such an episode starts and one
 /// as it ends.
@@ -226,12 +309,13 @@ async fn accept_loop(
     listener: TcpListener,
     lobby: Arc<Lobby>,
     limits: Arc<Limits>,
-    mut stopped: oneshot::Receiver<()>,
+    stop: Stop,
+    tasks: TaskTracker,
 ) {
     let mut backoff = AcceptBackoff::default();
     loop {
         let accepted = tokio::select! {
-            _ = &mut stopped => return,
+            () = stop.accepting.cancelled() => return,
             accepted = listener.accept() => accepted,
         };
         match accepted {
@@ -243,7 +327,7 @@ async fn accept_loop(
                         "accepting connections works again"
                     );
                 }
-                admit(stream, peer, &lobby, &limits);
+                admit(stream, peer, &lobby, &limits, &tasks, &stop.closing);
             }
             Err(err) => match classify(&err) {
                 Failure::Connection => {
@@ -259,7 +343,7 @@ async fn accept_loop(
                         );
                     }
                     tokio::select! {
-                        _ = &mut stopped => return,
+                        () = stop.accepting.cancelled() => return,
                         () = tokio::time::sleep(delay) => {}
                     }
                 }
@@ -270,19 +354,27 @@ async fn accept_loop(
 
 /// Serve `stream` while it holds a place under the caps, or refuse it with a 503 from a task
 /// of its own (or, with too many refusals being written already, close it at once).
-fn admit(stream: TcpStream, peer: SocketAddr, lobby: &Arc<Lobby>, limits: &Arc<Limits>) {
+fn admit(
+    stream: TcpStream,
+    peer: SocketAddr,
+    lobby: &Arc<Lobby>,
+    limits: &Arc<Limits>,
+    tasks: &TaskTracker,
+    closing: &CancellationToken,
+) {
     match limits.admit(peer.ip()) {
         Ok(slot) => {
             let lobby = lobby.clone();
-            tokio::spawn(async move {
-                connection::serve(stream, lobby).await;
+            let closing = closing.clone();
+            tasks.spawn(async move {
+                connection::serve(stream, lobby, closing).await;
                 drop(slot);
             });
         }
         Err(full) => {
             tracing::debug!(%peer, refused = full.code(), "connection refused");
             if let Some(permit) = limits.refusal_permit() {
-                tokio::spawn(limits::refuse(stream, full, permit));
+                tasks.spawn(limits::refuse(stream, full, permit));
             }
         }
     }
@@ -302,4 +394,66 @@ pub async fn stop_signal() -> std::io::Result<()> {
     }
     #[cfg(not(unix))]
     tokio::signal::ctrl_c().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn run_drains_and_returns_once_cancelled() {
+        let listener = listen("127.0.0.1:0".parse().expect("an address")).expect("a free port");
+        let addr = listener.local_addr().expect("bound");
+        let shutdown = CancellationToken::new();
+        let running = tokio::spawn(run(listener, Config::for_tests(), shutdown.clone()));
+        // A connection open while it drains is closed, and does not hold `run` up.
+        let mut open = None;
+        for _ in 0..100 {
+            match TcpStream::connect(addr).await {
+                Ok(stream) => {
+                    open = Some(stream);
+                    break;
+                }
+                Err(_) => tokio::task::yield_now().await,
+            }
+        }
+        assert!(open.is_some(), "the server accepts");
+        shutdown.cancel();
+        let ended = tokio::time::timeout(Duration::from_secs(10), running)
+            .await
+            .expect("run returns once drained")
+            .expect("run does not panic");
+        assert!(ended.is_ok(), "{ended:?}");
+        assert!(
+            TcpStream::connect(addr).await.is_err(),
+            "nothing listens once run returned"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn draining_stops_every_battle_actor() {
+        let listener = listen("127.0.0.1:0".parse().expect("an address")).expect("a free port");
+        let server = start_on(listener, Config::for_tests())
+            .await
+            .expect("the server starts");
+        let lobby = server.lobby().clone();
+        let request = crate::lobby::CreateRequest {
+            ruleset: lobby.config().rulesets[0].id.to_string(),
+            ..Default::default()
+        };
+        let creator = lobby.quotas().matchmaker();
+        let (battle, _ticket) = lobby
+            .create(request, &creator)
+            .expect("a battle is created");
+        let handle = lobby.local_handle(&battle).expect("the battle runs here");
+        assert!(
+            !handle.is_closed(),
+            "its actor runs while the server serves"
+        );
+        server.drain().await;
+        assert!(
+            handle.is_closed(),
+            "its actor has stopped once the server drained"
+        );
+    }
 }

@@ -78,7 +78,12 @@ pub fn create_in_lobby(server: &RunningServer, private: bool) -> String {
     let (battle_id, _) = server
         .lobby()
         .create(request, &creator)
-        .unwrap_or_else(|(code, why)| panic!("the lobby refused a battle: {code}: {why}"));
+        .unwrap_or_else(|refused| {
+            panic!(
+                "the lobby refused a battle: {}: {}",
+                refused.code, refused.message
+            )
+        });
     battle_id
 }
 

@@ -15,7 +15,8 @@ use std::io::Write as _;
 use battle_protocol::Req;
 
 use crate::connection::frame::{Frame, FrameBuf};
-use crate::connection::outbox::{ConnId, Offer, Outbox};
+use crate::connection::outbox::{Offer, Outbox};
+use crate::ids::ConnId;
 use crate::store::Ticket;
 use battle_rules::ruleset::Viewer;
 use battle_rules::view::value::{write_str, ViewValue};
@@ -406,5 +407,4 @@ impl Audience {
 }
 
 #[cfg(test)]
-#[path = "audience_tests.rs"]
 mod tests;

@@ -175,5 +175,4 @@ fn unix_ms(from_now: Duration) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "clock_tests.rs"]
 mod tests;

@@ -1,12 +1,35 @@
 //! The messages a battle actor accepts.
 
 use battle_protocol::{Req, Seat};
+use battle_rules::ruleset::Viewer;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::cluster::follow::Member;
-use crate::cluster::wire::Role;
 use crate::connection::outbox::Outbox;
+
+/// What a connection is in a battle, as its node knows it (for taking it back to a battle
+/// that moved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "snake_case")]
+pub enum Role {
+    /// Watching.
+    Spectator,
+    /// Holding `seat`, whose token hashes to `token_hash`.
+    Seat { seat: Seat, token_hash: String },
+}
+
+/// One of this node's connections in a battle that lets it go (the battle moves to another
+/// node): what it was there, so that it can be taken back where the battle goes.
+#[derive(Debug, Clone)]
+pub struct Present {
+    /// The connection.
+    pub outbox: Outbox,
+    /// Its audience.
+    pub viewer: Viewer,
+    /// For a seat: its token's hash.
+    pub token_hash: Option<String>,
+}
 
 /// One request to a battle actor. Each carries the requesting connection's outbox, through
 /// which the actor answers (it never awaits a client).
@@ -53,7 +76,7 @@ pub enum Command {
     /// In a cluster, the battle is another node's now (or is being handed to one): stop
     /// without a word to anyone, and hand back this node's connections in it.
     LetGo {
-        reply: tokio::sync::oneshot::Sender<Vec<Member>>,
+        reply: tokio::sync::oneshot::Sender<Vec<Present>>,
     },
 }
 

@@ -6,10 +6,6 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::Command;
-use crate::cluster::forward::Forward;
-use crate::cluster::wire::Forwarded;
-use crate::cluster::Cluster;
-use crate::connection::outbox::Outbox;
 
 /// Sends commands to one battle. Cheap to clone.
 #[derive(Debug, Clone)]
@@ -17,15 +13,19 @@ pub enum BattleHandle {
     /// The actor runs here: its queue.
     Local(mpsc::Sender<Command>),
     /// In a cluster: the battle's actor wherever it runs now (here, or another node).
-    Routed(Arc<Routed>),
+    Routed(Arc<dyn Route>),
 }
 
-/// A battle of a cluster, found by id at every command: its actor here if it runs here,
-/// else its owner through the cluster. A battle that moves keeps its handles.
-#[derive(Debug)]
-pub struct Routed {
-    battle: String,
-    cluster: Arc<Cluster>,
+/// In a cluster: how a battle is found at every command, its actor here if it runs here,
+/// else its owner elsewhere (implemented by the cluster). A battle that moves keeps its
+/// handles.
+pub trait Route: Send + Sync + std::fmt::Debug {
+    /// The actor's queue, if the battle runs on this node.
+    fn local(&self) -> Option<mpsc::Sender<Command>>;
+    /// Send `command` to the node that owns the battle.
+    fn forward(&self, command: Command) -> Result<(), BattleGone>;
+    /// Whether this node still follows the battle for one of its connections.
+    fn followed(&self) -> bool;
 }
 
 /// Why [`BattleHandle::try_offer`] did not queue a command.
@@ -46,12 +46,9 @@ impl BattleHandle {
         BattleHandle::Local(tx)
     }
 
-    /// In a cluster: the handle of `battle`, wherever it runs.
-    pub(crate) fn routed(battle: &str, cluster: Arc<Cluster>) -> BattleHandle {
-        BattleHandle::Routed(Arc::new(Routed {
-            battle: battle.to_string(),
-            cluster,
-        }))
+    /// In a cluster: the handle of a battle, wherever `route` finds it.
+    pub(crate) fn routed(route: Arc<dyn Route>) -> BattleHandle {
+        BattleHandle::Routed(route)
     }
 
     /// Queue a command, waiting while the actor's queue is full (back-pressure on the
@@ -73,7 +70,7 @@ impl BattleHandle {
             BattleHandle::Local(tx) => tx.is_closed(),
             BattleHandle::Routed(routed) => match routed.local() {
                 Some(tx) => tx.is_closed(),
-                None => !routed.cluster.follows.follows(&routed.battle),
+                None => !routed.followed(),
             },
         }
     }
@@ -98,63 +95,4 @@ impl BattleHandle {
             mpsc::error::TrySendError::Closed(_) => Offered::Gone,
         })
     }
-}
-
-impl Routed {
-    /// The actor's queue, if the battle runs here.
-    fn local(&self) -> Option<mpsc::Sender<Command>> {
-        let lobby = self.cluster.lobby()?;
-        match lobby.local_handle(&self.battle)? {
-            BattleHandle::Local(tx) => Some(tx),
-            BattleHandle::Routed(_) => None,
-        }
-    }
-
-    /// Send `command` to the node that owns the battle.
-    fn forward(&self, command: Command) -> Result<(), BattleGone> {
-        let Some((from, cmd)) = forwarded(command) else {
-            return Ok(());
-        };
-        self.cluster.forward(Forward {
-            battle: self.battle.clone(),
-            from,
-            cmd,
-        });
-        Ok(())
-    }
-}
-
-/// A command as another node's actor takes it: who sent it, and what (`None` for what
-/// only a local actor takes).
-fn forwarded(command: Command) -> Option<(Outbox, Forwarded)> {
-    Some(match command {
-        Command::Join {
-            from,
-            seat,
-            setup,
-            name,
-            req,
-            answer,
-        } => (
-            from,
-            Forwarded::Join {
-                seat,
-                setup,
-                name,
-                req,
-                matched: answer == super::Seating::Matched,
-            },
-        ),
-        Command::Rejoin { from, token, req } => (from, Forwarded::Rejoin { token, req }),
-        Command::Spectate { from, req } => (from, Forwarded::Spectate { req }),
-        Command::Act {
-            from, action, req, ..
-        } => (from, Forwarded::Act { action, req }),
-        Command::Resync { from, req } => (from, Forwarded::Resync { req }),
-        Command::Leave { from, req } => (from, Forwarded::Leave { req }),
-        Command::Resign { from, req } => (from, Forwarded::Resign { req }),
-        Command::Disconnected { from } => (from, Forwarded::Disconnected),
-        Command::Reattach { from, role } => (from, Forwarded::Reattach { role }),
-        Command::LetGo { .. } => return None,
-    })
 }

@@ -9,10 +9,10 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::actor::BattleActor;
-use super::command::Seating;
-use crate::cluster::follow::Member;
-use crate::cluster::wire::Role;
-use crate::connection::outbox::{message_frame, ConnId, Outbox};
+use super::command::{Present, Role, Seating};
+use crate::connection::outbox::{message_frame, Outbox};
+use crate::ids::ConnId;
+use crate::refusal::Refusal;
 use crate::store::Record;
 
 impl BattleActor {
@@ -35,12 +35,12 @@ impl BattleActor {
             let text = format!("this connection already holds seat {seat} of this battle");
             return self.refuse(&from, ErrorCode::SeatTaken, &text, req);
         }
-        if let Some((code, message)) = self.unwritable() {
+        if let Some(Refusal { code, message }) = self.unwritable() {
             return self.refuse(&from, code, &message, req);
         }
         let (seat, token) = match self.seats.take(wanted) {
             Ok(taken) => taken,
-            Err((code, message)) => return self.refuse(&from, code, &message, req),
+            Err(Refusal { code, message }) => return self.refuse(&from, code, &message, req),
         };
         if let Err(err) = self.game.check_setup(seat, setup.as_ref()) {
             self.seats.release(seat);
@@ -56,7 +56,7 @@ impl BattleActor {
             }
             return self.refuse(&from, err.code(), &text, req);
         }
-        if self.lobby.store().is_durable() {
+        if self.host.store().is_durable() {
             let record = Record::SeatTaken {
                 battle: self.id.clone(),
                 seat,
@@ -224,28 +224,26 @@ impl BattleActor {
 
     /// In a cluster: the battle is another node's now: this node's own connections in it,
     /// each with its place, for the node to take them there. Nothing is sent to anyone.
-    pub(super) fn let_go(&mut self) -> Vec<Member> {
+    pub(super) fn let_go(&mut self) -> Vec<Present> {
         let mut members = Vec::new();
         for seat in 0..self.seats.len() {
             if let Some(conn) = self.seats.conn(seat).filter(|c| !c.is_proxy()) {
-                members.push(Member {
+                members.push(Present {
                     outbox: conn.clone(),
-                    viewer: Some(Viewer::Seat(seat)),
+                    viewer: Viewer::Seat(seat),
                     token_hash: self.seats.token_hash(seat).map(str::to_string),
-                    request: None,
                 });
             }
         }
         let spectators = self.audience_index(Viewer::Spectator);
         for outbox in self.audiences[spectators].locals() {
-            members.push(Member {
+            members.push(Present {
                 outbox,
-                viewer: Some(Viewer::Spectator),
+                viewer: Viewer::Spectator,
                 token_hash: None,
-                request: None,
             });
         }
-        self.lobby.remove_local(&self.id);
+        self.host.remove_local(&self.id);
         members
     }
 
@@ -313,7 +311,7 @@ impl BattleActor {
             && !self.seats.any_connected()
             && self.audience(Viewer::Spectator).is_empty()
         {
-            self.expire_at = Some(Instant::now() + self.lobby.config().idle_ttl);
+            self.expire_at = Some(Instant::now() + self.host.config().idle_ttl);
         }
         found
     }

@@ -11,14 +11,16 @@ mod clock;
 mod command;
 mod delay;
 mod handle;
+mod host;
 mod membership;
 mod restore;
 mod seats;
 mod timers;
 
 pub use actor::{prepare, BattleActor, BattleSetup};
-pub use command::{Command, Seating};
-pub use handle::{BattleHandle, Offered};
+pub use command::{Command, Present, Role, Seating};
+pub use handle::{BattleGone, BattleHandle, Offered, Route};
+pub use host::{under_way, CreatorClaim, Host};
 pub use restore::{rebuild, restore, Rebuilt};
 pub use seats::token_hash;
 

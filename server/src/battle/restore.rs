@@ -15,9 +15,9 @@ use tokio::time::Instant;
 
 use super::actor::{build, BattleActor, BattleSetup};
 use super::handle::BattleHandle;
+use super::host::Host;
 use super::seats::Seats;
 use crate::config::Config;
-use crate::lobby::Lobby;
 use crate::store::SavedBattle;
 
 /// A kept battle's game, rebuilt: built from its options and seed, every input applied.
@@ -59,9 +59,9 @@ pub fn rebuild(saved: &SavedBattle, config: &Config) -> Result<Rebuilt, ReplayEr
 /// cannot be brought back.
 pub fn restore(
     saved: SavedBattle,
-    lobby: Arc<Lobby>,
+    host: Arc<dyn Host>,
 ) -> Result<(BattleActor, BattleHandle, BattleSummary), ReplayError> {
-    let Rebuilt { options, game } = rebuild(&saved, lobby.config())?;
+    let Rebuilt { options, game } = rebuild(&saved, host.config())?;
     let created = saved.created;
     let setup = BattleSetup {
         battle_id: created.battle,
@@ -76,16 +76,18 @@ pub fn restore(
         timer: created.timer,
         spectator_delay: Duration::from_millis(created.spectator_delay_ms),
     };
-    let (tx, rx) = mpsc::channel(lobby.config().battle_queue.max(1));
+    let (tx, rx) = mpsc::channel(host.config().battle_queue.max(1));
     let held = saved.seats;
-    let mut actor = build(setup, lobby, rx, |count, bots| {
+    let mut actor = build(setup, host, rx, |count, bots| {
         Seats::restored(count, bots, &held)
     });
     // The setups are logged when the battle starts: one of them means it started, and
     // names its seat as the battle names it.
     for input in &saved.inputs {
         if let Input::Setup { seat, name, .. } = input {
-            actor.seats.set_name(*seat, name.as_deref().map(str::to_owned));
+            actor
+                .seats
+                .set_name(*seat, name.as_deref().map(str::to_owned));
             actor.status = BattleStatus::Playing;
         }
     }
@@ -104,7 +106,7 @@ impl BattleActor {
     /// held for one delay from now: no spectator sees it sooner after a restart.
     fn resume(&mut self) {
         self.hold_for_spectators();
-        let config = self.lobby.config();
+        let config = self.host.config();
         let ttl = if self.status == BattleStatus::Finished {
             config.finished_ttl
         } else {

@@ -11,7 +11,9 @@ use sha2::{Digest, Sha256};
 
 use tokio::time::Instant;
 
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
+use crate::refusal::Refusal;
 use crate::store::SavedSeat;
 
 /// A seat token's hash, as seats and the store keep it: lowercase hex SHA-256.
@@ -66,7 +68,7 @@ pub struct Seats {
 }
 
 /// A refused seat request: the code and the sentence for the client.
-pub type SeatRefusal = (ErrorCode, String);
+pub type SeatRefusal = crate::refusal::Refusal;
 
 impl Seats {
     /// `count` seats, of which `bots` are played by the server.
@@ -114,19 +116,19 @@ impl Seats {
         let seat = match wanted {
             Some(seat) => {
                 let Some(slot) = self.slots.get(seat) else {
-                    return Err((
+                    return Err(Refusal::new(
                         ErrorCode::BadSeat,
                         format!("this battle has seats 0 to {}", self.slots.len() - 1),
                     ));
                 };
                 if slot.bot {
-                    return Err((
+                    return Err(Refusal::new(
                         ErrorCode::BadSeat,
                         format!("seat {seat} is played by the server"),
                     ));
                 }
                 if slot.token.is_some() {
-                    return Err((
+                    return Err(Refusal::new(
                         ErrorCode::SeatTaken,
                         format!("seat {seat} is already taken"),
                     ));
@@ -137,7 +139,7 @@ impl Seats {
                 .slots
                 .iter()
                 .position(|slot| !slot.bot && slot.token.is_none())
-                .ok_or_else(|| (ErrorCode::NoFreeSeat, "every seat is taken".to_string()))?,
+                .ok_or_else(|| Refusal::new(ErrorCode::NoFreeSeat, "every seat is taken"))?,
         };
         let token = format!("{:032x}", rand::rng().random::<u128>());
         self.slots[seat].token = Some(token_hash(&token));
@@ -323,7 +325,7 @@ mod tests {
         assert_eq!(first, 0);
         assert_eq!(token.len(), 32);
         assert_eq!(seats.take(None).expect("seat 2 is free").0, 2);
-        assert_eq!(seats.take(None).unwrap_err().0, ErrorCode::NoFreeSeat);
+        assert_eq!(seats.take(None).unwrap_err().code, ErrorCode::NoFreeSeat);
         assert!(seats.all_filled());
     }
 
@@ -331,9 +333,9 @@ mod tests {
     fn take_refuses_taken_bot_and_missing_seats() {
         let mut seats = Seats::new(2, &[1]);
         seats.take(Some(0)).expect("seat 0 is free");
-        assert_eq!(seats.take(Some(0)).unwrap_err().0, ErrorCode::SeatTaken);
-        assert_eq!(seats.take(Some(1)).unwrap_err().0, ErrorCode::BadSeat);
-        assert_eq!(seats.take(Some(7)).unwrap_err().0, ErrorCode::BadSeat);
+        assert_eq!(seats.take(Some(0)).unwrap_err().code, ErrorCode::SeatTaken);
+        assert_eq!(seats.take(Some(1)).unwrap_err().code, ErrorCode::BadSeat);
+        assert_eq!(seats.take(Some(7)).unwrap_err().code, ErrorCode::BadSeat);
     }
 
     #[test]

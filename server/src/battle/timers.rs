@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use super::actor::{BattleActor, STORE_RETRY};
 use super::bot;
 use super::delay::SpectatorDelay;
+use crate::refusal::Refusal;
 
 impl BattleActor {
     /// Arm the timer for the engine's next step, or for a bot whose decision is awaited.
@@ -89,7 +90,7 @@ impl BattleActor {
     /// A timer fired. Returns true when the battle has expired.
     pub(super) fn on_timer(&mut self) -> bool {
         let now = Instant::now();
-        if !self.lobby.store().is_available() {
+        if !self.host.store().is_available() {
             // Nothing that would be logged happens while it cannot be kept.
             self.paused_until = Some(now + STORE_RETRY);
             return false;
@@ -159,9 +160,9 @@ impl BattleActor {
         self.meters.bot_moves.increment(1);
         let refused = match action {
             Some(action) => self.submit_from(seat, action, None, before.clone()).err(),
-            None => Some((ErrorCode::Internal, "no action".to_owned())),
+            None => Some(Refusal::new(ErrorCode::Internal, "no action")),
         };
-        if let Some((code, message)) = refused {
+        if let Some(Refusal { code, message }) = refused {
             tracing::error!(battle = %self.id, seat, %code, %message, "timed-out move refused");
             // The stopped clock is still a change to publish.
             self.after_change(None, before);
@@ -203,14 +204,14 @@ impl BattleActor {
             return;
         };
         self.meters.bot_moves.increment(1);
-        if let Err((code, message)) = self.submit(seat, action, None) {
+        if let Err(Refusal { code, message }) = self.submit(seat, action, None) {
             // The ruleset's AI chose an action its own rules refuse: a ruleset bug. Fall back
             // to a random action so the battle goes on.
             tracing::error!(battle = %self.id, seat, %code, %message, "bot move refused");
             let Some(fallback) = self.game.random_action(seat, &mut self.bot_rng) else {
                 return;
             };
-            if let Err((code, message)) = self.submit(seat, fallback, None) {
+            if let Err(Refusal { code, message }) = self.submit(seat, fallback, None) {
                 tracing::error!(battle = %self.id, seat, %code, %message, "random action refused");
             }
         }

@@ -4,8 +4,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rand::Rng;
-
 use super::ClusterConfig;
 
 /// Cluster mode's flags (each also an environment variable).
@@ -36,7 +34,7 @@ pub struct ClusterArgs {
 }
 
 /// A node id: 1 to 64 letters, digits, `-` or `_`.
-pub fn parse_node_id(text: &str) -> Result<String, String> {
+pub fn parse_node_id(text: &str) -> Result<String, BadNodeId> {
     let ok = !text.is_empty()
         && text.len() <= 64
         && text
@@ -45,20 +43,18 @@ pub fn parse_node_id(text: &str) -> Result<String, String> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err(format!(
-            "{text:?} is not a node id: 1 to 64 letters, digits, '-' or '_'"
-        ))
+        Err(BadNodeId(text.to_string()))
     }
 }
 
+/// A text that is not a node id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a node id: 1 to 64 letters, digits, '-' or '_'")]
+pub struct BadNodeId(pub String);
+
 /// A new random node id.
 fn fresh_id() -> String {
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut rng = rand::rng();
-    let tail: String = (0..8)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect();
-    format!("node-{tail}")
+    format!("node-{}", crate::ids::random_id(8))
 }
 
 /// This node's id: the one given, else the one kept in `data_dir` (made and kept on the

@@ -7,12 +7,13 @@ use redis::aio::ConnectionManager;
 
 use super::keys;
 use crate::config::Config;
-use crate::lobby::{Page, Refusal, FINISHED_LISTED};
+use crate::lobby::{Page, FINISHED_LISTED};
+use crate::refusal::Refusal;
 use crate::store::Ended;
 
 /// A store error as a refusal.
 fn unavailable(err: redis::RedisError) -> Refusal {
-    (
+    Refusal::new(
         ErrorCode::StoreUnavailable,
         format!("the cluster's lobby cannot be read now: {err}"),
     )
@@ -27,7 +28,7 @@ pub async fn list(
 ) -> Result<Page, Refusal> {
     let limit = match limit {
         Some(0) => {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::BadMessage,
                 format!(
                     "limit: 1 to {} battles per page, not 0",
@@ -41,7 +42,7 @@ pub async fn list(
     let after: u64 = match cursor {
         None => 0,
         Some(text) => text.parse().map_err(|_| {
-            (
+            Refusal::new(
                 ErrorCode::BadMessage,
                 format!(
                     "cursor: {text:?} is not a cursor this server gave; pass back a page's \
@@ -146,7 +147,7 @@ pub async fn replay(
         .map_err(unavailable)?;
     let Some(text) = kept else {
         if live.0.is_some() && live.1.is_none() {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::NotFinished,
                 format!(
                     "battle {battle:?} is still being played: spectate it; its replay comes \
@@ -154,7 +155,7 @@ pub async fn replay(
                 ),
             ));
         }
-        return Err((
+        return Err(Refusal::new(
             ErrorCode::NoSuchBattle,
             format!(
                 "no finished battle {battle:?} is kept (it may be past the server's replay \
@@ -163,13 +164,13 @@ pub async fn replay(
         ));
     };
     let ended: Ended = serde_json::from_str(&text).map_err(|err| {
-        (
+        Refusal::new(
             ErrorCode::Internal,
             format!("battle {battle:?} is kept in a form this server cannot read: {err}"),
         )
     })?;
     if ended.ended_at > crate::store::unix_now_ms() {
-        return Err((
+        return Err(Refusal::new(
             ErrorCode::NotFinished,
             format!(
                 "battle {battle:?} is over, but its spectators have not been shown the end \
@@ -181,9 +182,9 @@ pub async fn replay(
     let id = battle.to_string();
     tokio::task::spawn_blocking(move || crate::replay::build(&ended, &config))
         .await
-        .map_err(|_| (ErrorCode::Internal, "the replay failed".to_string()))?
+        .map_err(|_| Refusal::new(ErrorCode::Internal, "the replay failed"))?
         .map_err(|err| {
-            (
+            Refusal::new(
                 ErrorCode::NoSuchBattle,
                 format!("battle {id:?} is kept but this server cannot replay it: {err}"),
             )

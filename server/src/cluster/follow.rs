@@ -25,7 +25,8 @@ use super::forward::Forward;
 use super::wire::{self, Change, Forwarded, Note, Role};
 use super::{keys, Cluster};
 use crate::connection::frame::Frame;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 
 /// One of this node's connections in a battle owned elsewhere.
 #[derive(Debug, Clone)]
@@ -38,6 +39,17 @@ pub struct Member {
     /// While not admitted: the request that asks for it, when sending it again does no harm
     /// (`spectate`, `rejoin`): sent again if its answer may have been lost.
     pub request: Option<Forwarded>,
+}
+
+impl From<crate::battle::Present> for Member {
+    fn from(present: crate::battle::Present) -> Member {
+        Member {
+            outbox: present.outbox,
+            viewer: Some(present.viewer),
+            token_hash: present.token_hash,
+            request: None,
+        }
+    }
 }
 
 impl Member {

@@ -11,7 +11,8 @@ use tokio::task::JoinHandle;
 use super::committer::Op;
 use super::log::Entry;
 use crate::connection::remote::RemoteSink;
-use crate::store::{Commits, Record, Retention, Ticket};
+use crate::poison::Locked;
+use crate::store::{Closing, Commits, Journal, Record, Retention, Ticket, Unavailable};
 
 /// The sending end and the last ticket given, taken together under one lock, so that
 /// operations reach the committer in ticket order.
@@ -60,7 +61,7 @@ impl StoreLink {
 
     /// Hand `op` to the committer; its ticket (0 once closed).
     pub fn send(&self, op: Op) -> Ticket {
-        let mut sender = lock(&self.sender);
+        let mut sender = self.sender.locked();
         let Some(tx) = &sender.tx else {
             return 0;
         };
@@ -73,7 +74,7 @@ impl StoreLink {
     }
 
     /// Hand a battle's record to the committer; its ticket.
-    pub fn append(&self, record: Record) -> Ticket {
+    fn append_record(&self, record: Record) -> Ticket {
         let op = match record {
             Record::Created(created) => Op::Create {
                 battle: created.battle.clone(),
@@ -115,11 +116,6 @@ impl StoreLink {
         self.send(op)
     }
 
-    /// The commits frames wait for.
-    pub fn commits(&self) -> Arc<Commits> {
-        self.commits.clone()
-    }
-
     /// Whether the cluster store took the last batch (moves are refused while it did not).
     pub fn is_available(&self) -> bool {
         self.available.load(Ordering::Acquire)
@@ -131,19 +127,51 @@ impl StoreLink {
         self.available.store(available, Ordering::Release);
     }
 
-    /// The last ticket handed out.
-    pub fn last_ticket(&self) -> Ticket {
-        lock(&self.sender).last
-    }
-
     /// Stop taking operations, and wait until the committer has written what it took (at
     /// most `limit`: a store out of reach is not waited for forever).
-    pub async fn close(&self, limit: std::time::Duration) {
-        lock(&self.sender).tx = None;
-        let task = lock(&self.task).take();
+    pub async fn close_within(&self, limit: std::time::Duration) {
+        self.sender.locked().tx = None;
+        let task = self.task.locked().take();
         if let Some(task) = task {
             let _ = tokio::time::timeout(limit, task).await;
         }
+    }
+}
+
+/// The cluster's journal: the battles' records go to Redis, fenced by owner and epoch.
+impl Journal for StoreLink {
+    fn append(&self, record: Record) -> Ticket {
+        self.append_record(record)
+    }
+
+    fn last_ticket(&self) -> Ticket {
+        self.sender.locked().last
+    }
+
+    fn commits(&self) -> Option<Arc<Commits>> {
+        Some(self.commits.clone())
+    }
+
+    fn is_available(&self) -> bool {
+        StoreLink::is_available(self)
+    }
+
+    fn unavailable(&self) -> Unavailable {
+        Unavailable::Cluster
+    }
+
+    /// Every node lists the battle from its record in Redis (fenced like its log).
+    fn keep_summary(&self, battle: &str, summary: &battle_protocol::BattleSummary) {
+        self.send(Op::Summary {
+            battle: battle.to_string(),
+            summary: serde_json::to_string(summary).expect("a summary serializes"),
+        });
+    }
+
+    /// A store out of reach is not waited for long: what it did not take was never
+    /// acknowledged to anyone.
+    fn close(&self) -> Closing<'_> {
+        Box::pin(self.close_within(std::time::Duration::from_secs(5)))
     }
 }
 
@@ -155,11 +183,4 @@ impl RemoteSink for StoreLink {
             message,
         });
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Nothing panics under this lock; a poisoned value is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -41,6 +41,7 @@ pub mod link;
 pub mod log;
 pub mod node;
 pub mod quarantine;
+pub mod route;
 pub mod scripts;
 pub mod watch;
 pub mod wire;
@@ -50,32 +51,18 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use dashmap::DashMap;
-use rand::Rng;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::mpsc;
 
 use crate::connection::outbox::Outbox;
 use crate::lobby::Lobby;
+use crate::poison::Locked;
 use crate::store::{Commits, Retention, Store};
 use committer::Committer;
 use link::StoreLink;
 use scripts::Scripts;
 
-/// How a node joins a cluster.
-#[derive(Debug, Clone)]
-pub struct ClusterConfig {
-    /// Redis, e.g. `redis://127.0.0.1:6379`.
-    pub url: String,
-    /// This node's id: stable across restarts (two live nodes may not share it).
-    pub node_id: String,
-    /// How other nodes and clients name this node (its WebSocket URL).
-    pub public_url: String,
-    /// How long a node's lease lasts without renewal; its battles move this long after it
-    /// stopped.
-    pub lease: Duration,
-    /// For tests: drop every this many of the battle changes this node receives (0: none).
-    pub drop_changes: u32,
-}
+pub use crate::config::ClusterConfig;
 
 /// Why a node could not join its cluster.
 #[derive(Debug, thiserror::Error)]
@@ -171,13 +158,7 @@ impl Cluster {
         let client = redis::Client::open(config.url.as_str())
             .map_err(|err| ClusterError::BadUrl(config.url.clone(), err.to_string()))?;
         let conn = manager(&client, &config.url).await?;
-        let instance: String = {
-            const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-            let mut rng = rand::rng();
-            (0..8)
-                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-                .collect()
-        };
+        let instance = crate::ids::random_id(8);
         let owner = format!("{}/{instance}", config.node_id);
         let scripts = Arc::new(Scripts::new());
         let inbox_start = inbox::newest(&mut conn.clone(), &config.node_id)
@@ -198,7 +179,7 @@ impl Cluster {
         let (tx, rx) = mpsc::unbounded_channel();
         let task = tokio::spawn(committer.run(rx));
         let link = Arc::new(StoreLink::new(tx, commits, available, retention, task));
-        let store = Store::cluster(link.clone(), retention);
+        let store = Store::with_journal(link.clone(), retention);
         let (forward_tx, forward_rx) = mpsc::unbounded_channel();
         let cluster = Arc::new(Cluster {
             follows: follow::Follows::default(),
@@ -230,18 +211,13 @@ impl Cluster {
     /// connections could be missed before that), or after a few seconds in any case.
     pub async fn start(self: &Arc<Self>, lobby: &Arc<Lobby>) {
         let _ = self.lobby.set(Arc::downgrade(lobby));
-        if let Some(rx) = self
-            .forward_rx
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        {
-            tokio::spawn(forward::run(self.clone(), rx));
+        if let Some(rx) = self.forward_rx.locked().take() {
+            lobby.spawn_background(forward::run(self.clone(), rx));
         }
-        tokio::spawn(node::renew(self.clone()));
-        tokio::spawn(inbox::run(self.clone()));
-        tokio::spawn(follow::listen(self.clone()));
-        tokio::spawn(watch::run(self.clone()));
+        lobby.spawn_background(node::renew(self.clone()));
+        lobby.spawn_background(inbox::run(self.clone()));
+        lobby.spawn_background(follow::listen(self.clone()));
+        lobby.spawn_background(watch::run(self.clone()));
         let listening = self.follows.listening();
         if tokio::time::timeout(Duration::from_secs(5), listening)
             .await
@@ -286,7 +262,7 @@ impl Cluster {
     /// [`drain::PLACEMENT_SLACK`] (or any other node at all while this one drains); `None`:
     /// here.
     pub(crate) fn placement(&self, own: u64) -> Option<String> {
-        let nodes = self.nodes.lock().unwrap_or_else(|p| p.into_inner());
+        let nodes = self.nodes.locked();
         let best = nodes
             .iter()
             .filter(|n| !n.draining && n.id != self.config.node_id)

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::scripts::Scripts;
 use super::{keys, Cluster, ClusterConfig, ClusterError};
+use crate::poison::Locked;
 use crate::store::unix_now_ms;
 
 /// How long a starting node waits for a previous instance's lease to end before it gives
@@ -113,7 +114,7 @@ pub async fn renew(cluster: Arc<Cluster>) {
             Err(err) => tracing::warn!(%err, "cannot renew this node's lease"),
         }
         if let Ok(nodes) = live(&mut conn).await {
-            *cluster.nodes.lock().unwrap_or_else(|p| p.into_inner()) = nodes;
+            *cluster.nodes.locked() = nodes;
         }
         let asked: redis::RedisResult<bool> = redis::cmd("EXISTS")
             .arg(keys::drain(cluster.node_id()))

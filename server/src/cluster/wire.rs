@@ -19,16 +19,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// What a connection is in a battle, as its node knows it (for taking it back to a battle
-/// that moved).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "as", rename_all = "snake_case")]
-pub enum Role {
-    /// Watching.
-    Spectator,
-    /// Holding `seat`, whose token hashes to `token_hash`.
-    Seat { seat: Seat, token_hash: String },
-}
+pub use crate::battle::Role;
 
 /// A command forwarded to a battle's owner.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -353,5 +344,4 @@ pub fn decode_moved(message: &str) -> Option<(&str, &str)> {
 }
 
 #[cfg(test)]
-#[path = "wire_tests.rs"]
 mod tests;

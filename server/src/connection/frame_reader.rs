@@ -333,5 +333,4 @@ fn unmask(payload: &mut [u8], mask: [u8; 4]) {
 }
 
 #[cfg(test)]
-#[path = "frame_reader_tests.rs"]
 mod tests;

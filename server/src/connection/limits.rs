@@ -13,6 +13,7 @@ use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 
 use super::http_refusal::HttpRefusal;
+use crate::poison::Locked;
 
 /// Most 503 refusals being written at once; a connection over a cap beyond them is closed
 /// without an answer. Each refusal holds a file descriptor for up to a few seconds, and a
@@ -116,9 +117,7 @@ impl Limits {
 
     fn counts(&self) -> MutexGuard<'_, Counts> {
         // Nothing panics while holding the lock: a poisoned lock still holds good counts.
-        self.counts
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.counts.locked()
     }
 
     /// Take a place for a connection from `peer`, or say which cap is full.

@@ -9,6 +9,7 @@ use battle_protocol::{FinishedSummary, Req, ServerMsg};
 
 use super::outbox::Outbox;
 use crate::lobby::{Lobby, Page};
+use crate::refusal::Refusal;
 
 /// The `battles` answer for `page` (with the finished battles, on a first page that asked
 /// for them).
@@ -34,7 +35,7 @@ pub async fn list(
 ) {
     let page = match lobby.page(cursor.as_deref(), limit).await {
         Ok(page) => page,
-        Err((code, message)) => {
+        Err(Refusal { code, message }) => {
             outbox.offer_msg(&ServerMsg::error(code, message, req));
             return;
         }
@@ -42,7 +43,7 @@ pub async fn list(
     let msg = if finished && cursor.is_none() {
         match lobby.finished_battles().await {
             Ok(finished) => battles(page, Some(finished), req),
-            Err((code, message)) => ServerMsg::error(code, message, req),
+            Err(Refusal { code, message }) => ServerMsg::error(code, message, req),
         }
     } else {
         battles(page, None, req)
@@ -57,7 +58,7 @@ pub async fn replay(lobby: Arc<Lobby>, outbox: Outbox, battle_id: String, req: O
             replay: Box::new(replay),
             req,
         },
-        Err((code, message)) => ServerMsg::Error {
+        Err(Refusal { code, message }) => ServerMsg::Error {
             code,
             message,
             battle_id: Some(battle_id),

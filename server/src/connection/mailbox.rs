@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::battle::BattleHandle;
+use crate::poison::Locked;
 
 /// A battle someone else made the connection part of.
 #[derive(Debug)]
@@ -49,9 +50,7 @@ impl Mailbox {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // Nothing panics while holding the lock, and every change is one statement: a
         // poisoned lock still holds a usable value.
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner.locked()
     }
 
     /// Tell the reader that its connection is now part of a battle, or learn that the reader

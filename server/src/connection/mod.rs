@@ -20,7 +20,6 @@ pub mod limits;
 mod lobby_reads;
 pub mod mailbox;
 pub mod outbox;
-pub mod rate;
 mod reader;
 pub mod remote;
 mod router;
@@ -29,6 +28,7 @@ mod writer;
 use std::sync::Arc;
 
 use tokio::net::TcpStream;
+use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::http::Upgraded;
@@ -59,14 +59,17 @@ fn tune_socket(stream: &TcpStream) {
 /// Everything it does runs inside a `conn` span (`peer`, then `conn` once the handshake gave
 /// it an id), entered by its reader and writer, so that every event of theirs (and of the
 /// lobby on its behalf) carries them; the span is made once per connection.
-pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>) {
+///
+/// A connection still speaking HTTP when `closing` is cancelled (the server has drained its
+/// WebSockets) is dropped; a WebSocket is closed by the lobby, with 1001, before that.
+pub async fn serve(stream: TcpStream, lobby: Arc<Lobby>, closing: CancellationToken) {
     let peer = stream.peer_addr().ok();
     let span = tracing::info_span!(
         "conn",
         conn = tracing::field::Empty,
         peer = peer.map(tracing::field::display)
     );
-    serve_in(stream, lobby, peer, span.clone())
+    serve_in(stream, lobby, peer, span.clone(), closing)
         .instrument(span)
         .await;
 }
@@ -76,6 +79,7 @@ async fn serve_in(
     lobby: Arc<Lobby>,
     peer: Option<std::net::SocketAddr>,
     span: tracing::Span,
+    closing: CancellationToken,
 ) {
     tune_socket(&stream);
     // Boxed: hyper's connection state is large and would otherwise stay part of this task's
@@ -85,7 +89,11 @@ async fn serve_in(
         crate::http::Site::Lobby(lobby.clone()),
         lobby.config().handshake_timeout,
     ));
-    let Some(Upgraded { stream, early }) = http.await else {
+    let upgraded = tokio::select! {
+        upgraded = http => upgraded,
+        () = closing.cancelled() => None,
+    };
+    let Some(Upgraded { stream, early }) = upgraded else {
         return;
     };
     // The early bytes share hyper's read buffer (kilobytes): copied out, if there are any,

@@ -26,7 +26,6 @@
 use std::collections::VecDeque;
 use std::io::{self, IoSlice};
 use std::net::Shutdown;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 
@@ -40,22 +39,12 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use super::frame::{Frame, FrameBuf};
 use super::mailbox::Mailbox;
 use super::remote::RemoteEnd;
-use crate::store::{Commits, Ticket};
+use crate::ids::ConnId;
+use crate::poison::Locked;
+use crate::store::{Commits, Release, Ticket};
 
 /// Queued frames handed to the socket in one vectored write.
 const FRAMES_PER_WRITE: usize = 32;
-
-/// Identifies one client connection for the lifetime of the process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConnId(pub u64);
-
-impl ConnId {
-    /// A process-unique id.
-    pub fn next() -> ConnId {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        ConnId(NEXT.fetch_add(1, Ordering::Relaxed))
-    }
-}
 
 /// What happened to a frame offered to an outbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +126,12 @@ struct Shared {
 #[derive(Debug, Clone)]
 pub struct Outbox {
     shared: Arc<Shared>,
+}
+
+impl Release for Outbox {
+    fn release(&self) {
+        Outbox::release(self);
+    }
 }
 
 impl Outbox {
@@ -280,22 +275,14 @@ impl Outbox {
 
     /// The name the connection gave in `hello` (already cleaned), if it gave one.
     pub fn name(&self) -> Option<String> {
-        let name = self
-            .shared
-            .name
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let name = self.shared.name.locked();
         name.as_deref().map(str::to_owned)
     }
 
     /// Keep the name the connection gave (`None`: it gave none, or an empty one); a seat it
     /// takes from now on is named by it.
     pub fn set_name(&self, name: Option<&str>) {
-        let mut kept = self
-            .shared
-            .name
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+        let mut kept = self.shared.name.locked();
         *kept = name.map(Arc::from);
     }
 
@@ -314,10 +301,7 @@ impl Outbox {
     fn state(&self) -> MutexGuard<'_, State> {
         // Nothing panics while holding the lock, and the state stays consistent between
         // statements anyway: a poisoned lock still holds a usable value.
-        self.shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.shared.state.locked()
     }
 
     /// Frames written whole and bytes written to the socket so far.
@@ -724,9 +708,7 @@ impl Drop for Tap {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Empty;
 
-#[path = "outbox_cluster.rs"]
 mod cluster;
 
 #[cfg(test)]
-#[path = "outbox_tests.rs"]
 mod tests;

@@ -13,12 +13,13 @@ use tracing::Instrument;
 use super::decode::decode;
 use super::lobby_reads;
 use super::outbox::Outbox;
-use super::rate::{retry_after_ms, Limits};
 use crate::battle::{BattleHandle, Command, Offered, Seating};
 use crate::config::Rate;
 use crate::lobby::{CreateRequest, Lobby, Placed};
 use crate::matchmaker::QueueRequest;
 use crate::quota::Creator;
+use crate::rate::{retry_after_ms, Limits};
+use crate::refusal::Refusal;
 
 /// A command for a battle whose queue was full, to be sent once there is room.
 pub(super) struct Blocked {
@@ -223,7 +224,7 @@ impl Router {
                 }
                 let msg = match self.lobby.list(cursor.as_deref(), limit) {
                     Ok(page) => lobby_reads::battles(page, None, req),
-                    Err((code, message)) => ServerMsg::error(code, message, req),
+                    Err(Refusal { code, message }) => ServerMsg::error(code, message, req),
                 };
                 self.reply(msg);
             }
@@ -258,7 +259,7 @@ impl Router {
                 match self.lobby.place(&request, &self.outbox, req) {
                     Placed::Here => {}
                     Placed::Elsewhere => return None,
-                    Placed::Refused((code, message)) => {
+                    Placed::Refused(Refusal { code, message }) => {
                         self.reply(ServerMsg::error(code, message, req));
                         return None;
                     }
@@ -270,7 +271,9 @@ impl Router {
                         self.outbox
                             .offer_msg_at(&ServerMsg::Created { battle_id, req }, ticket);
                     }
-                    Err((code, message)) => self.reply(ServerMsg::error(code, message, req)),
+                    Err(Refusal { code, message }) => {
+                        self.reply(ServerMsg::error(code, message, req))
+                    }
                 }
             }
             ClientMsg::Join {
@@ -335,14 +338,14 @@ impl Router {
                     bot_after_ms,
                 };
                 let matchmaker = self.lobby.matchmaker();
-                if let Err((code, message)) =
+                if let Err(Refusal { code, message }) =
                     matchmaker.queue(self.lobby.config(), request, from, req)
                 {
                     self.reply(ServerMsg::error(code, message, req));
                 }
             }
             ClientMsg::Unqueue { req } => {
-                if let Err((code, message)) = self.lobby.matchmaker().unqueue(from, req) {
+                if let Err(Refusal { code, message }) = self.lobby.matchmaker().unqueue(from, req) {
                     self.reply(ServerMsg::error(code, message, req));
                 }
             }

@@ -26,8 +26,9 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpStream;
 
-use crate::connection::rate::Bucket;
 use crate::lobby::Lobby;
+use crate::poison::Locked;
+use crate::rate::Bucket;
 
 /// A response body: the whole of it at once.
 pub type Body = Full<Bytes>;
@@ -79,7 +80,7 @@ pub async fn serve(stream: TcpStream, site: Site, timeout: Duration) -> Option<U
     if let Err(err) = served {
         tracing::debug!(%err, "http connection ended");
     }
-    let pending = lock(&upgrade).take()?;
+    let pending = upgrade.locked().take()?;
     let upgraded = match pending.await {
         Ok(upgraded) => upgraded,
         Err(err) => {
@@ -119,7 +120,7 @@ async fn answer(
         }
         return match upgrade::check(&request) {
             Ok(accept) => {
-                *lock(upgrade) = Some(hyper::upgrade::on(&mut request));
+                *upgrade.locked() = Some(hyper::upgrade::on(&mut request));
                 upgrade::switching(accept)
             }
             Err(refused) => {
@@ -150,9 +151,4 @@ async fn answer(
             response
         }
     }
-}
-
-/// The upgrade slot, whose lock no holder panics under.
-fn lock(slot: &Mutex<Option<OnUpgrade>>) -> std::sync::MutexGuard<'_, Option<OnUpgrade>> {
-    slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -14,8 +14,9 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::{assets, Body};
-use crate::connection::rate::{retry_after_ms, Bucket};
 use crate::lobby::Lobby;
+use crate::rate::{retry_after_ms, Bucket};
+use crate::refusal::Refusal;
 
 /// The Prometheus text format's media type.
 const METRICS_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -97,7 +98,7 @@ pub async fn answer<B>(
                 return too_many(wait);
             }
             if route == "metrics" {
-                let page = lobby.metrics().render(lobby);
+                let page = lobby.metrics().render(&lobby.reading());
                 with_type(StatusCode::OK, METRICS_TYPE, page.into())
             } else {
                 battles(request.uri().query(), lobby).await
@@ -180,12 +181,12 @@ async fn battles(query: Option<&str>, lobby: &Arc<Lobby>) -> Response<Body> {
     }
     let page = match lobby.page(cursor.as_deref(), limit).await {
         Ok(page) => page,
-        Err((code, message)) => return problem(StatusCode::BAD_REQUEST, code, &message),
+        Err(Refusal { code, message }) => return problem(StatusCode::BAD_REQUEST, code, &message),
     };
     let finished = if finished && cursor.is_none() {
         match lobby.finished_battles().await {
             Ok(finished) => Some(finished),
-            Err((code, message)) => {
+            Err(Refusal { code, message }) => {
                 return problem(StatusCode::INTERNAL_SERVER_ERROR, code, &message)
             }
         }

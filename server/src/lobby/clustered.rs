@@ -15,8 +15,10 @@ use crate::cluster::follow::Member;
 use crate::cluster::forward::Forward;
 use crate::cluster::wire::Forwarded;
 use crate::cluster::Cluster;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
 use crate::connection::remote::RemoteSink;
+use crate::ids::ConnId;
+use crate::refusal::Refusal;
 use crate::store::SavedBattle;
 use battle_rules::input_log::ReplayError;
 
@@ -76,6 +78,7 @@ impl Lobby {
             let Ok(members) = members.await else {
                 return;
             };
+            let members = members.into_iter().map(Member::from).collect();
             lobby.follow_elsewhere(&battle, members).await;
         });
     }
@@ -116,7 +119,7 @@ impl Lobby {
         let (reply, members) = oneshot::channel();
         handle.send(Command::LetGo { reply }).await.ok()?;
         let members = members.await.ok()?;
-        Some((epoch, members))
+        Some((epoch, members.into_iter().map(Member::from).collect()))
     }
 
     /// A battle this node owns now at `epoch` (taken over or handed over): replayed from
@@ -151,7 +154,7 @@ impl Lobby {
         let creator = self.quotas().matchmaker();
         let (battle, answer) = match self.create(request, &creator) {
             Ok((battle_id, _)) => (battle_id.clone(), ServerMsg::Created { battle_id, req }),
-            Err((code, message)) => (String::new(), ServerMsg::error(code, message, req)),
+            Err(Refusal { code, message }) => (String::new(), ServerMsg::error(code, message, req)),
         };
         let sink: Arc<dyn RemoteSink> = cluster.link.clone();
         if battle.is_empty() {
@@ -187,9 +190,9 @@ impl Lobby {
                 });
                 Placed::Elsewhere
             }
-            None if cluster.is_draining() => Placed::Refused((
+            None if cluster.is_draining() => Placed::Refused(Refusal::new(
                 ErrorCode::ServerBusy,
-                "this node is shutting down and takes no new battles; reconnect".into(),
+                "this node is shutting down and takes no new battles; reconnect",
             )),
             None => Placed::Here,
         }

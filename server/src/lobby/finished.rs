@@ -15,7 +15,7 @@ impl Lobby {
             .get(battle_id)
             .map(|entry| entry.summary.status);
         if live.is_some_and(|status| status != BattleStatus::Finished) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::NotFinished,
                 format!(
                     "battle {battle_id:?} is still being played: spectate it; its replay \
@@ -29,13 +29,13 @@ impl Lobby {
             .get(battle_id)
             .map_err(|err| {
                 tracing::error!(battle = %battle_id, %err, "cannot read a kept battle");
-                (
+                Refusal::new(
                     ErrorCode::Internal,
                     format!("cannot read the battle: {err}"),
                 )
             })?
             .ok_or_else(|| {
-                (
+                Refusal::new(
                     ErrorCode::NoSuchBattle,
                     format!(
                         "no finished battle {battle_id:?} is kept (it may be past the \
@@ -44,7 +44,7 @@ impl Lobby {
                 )
             })?;
         if ended.ended_at > crate::store::unix_now_ms() {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::NotFinished,
                 format!(
                     "battle {battle_id:?} is over, but its spectators have not been shown the \
@@ -53,7 +53,7 @@ impl Lobby {
             ));
         }
         crate::replay::build(&ended, &self.config).map_err(|err| {
-            (
+            Refusal::new(
                 ErrorCode::NoSuchBattle,
                 format!("battle {battle_id:?} is kept but this server cannot replay it: {err}"),
             )
@@ -65,7 +65,7 @@ impl Lobby {
     pub fn recently_finished(&self) -> Result<Vec<FinishedSummary>, Refusal> {
         self.store.archive().recent(FINISHED_LISTED).map_err(|err| {
             tracing::error!(%err, "cannot read the finished battles");
-            (
+            Refusal::new(
                 ErrorCode::Internal,
                 format!("cannot read the finished battles: {err}"),
             )

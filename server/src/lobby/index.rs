@@ -11,7 +11,7 @@ use std::ops::Bound;
 
 use battle_protocol::{BattleSummary, ClientMsg, ErrorCode};
 
-use crate::lobby::Refusal;
+use crate::refusal::Refusal;
 
 /// The public battles in creation order, and the creation counter. Kept under one lock by
 /// the lobby: a battle's number is taken and the battle indexed in one step, so the index
@@ -101,7 +101,7 @@ impl PageRequest {
         let limit = match limit {
             None => ClientMsg::LIST_LIMIT_DEFAULT,
             Some(0) => {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::BadMessage,
                     format!(
                         "limit: 1 to {} battles per page, not 0",
@@ -114,7 +114,7 @@ impl PageRequest {
         let after = match cursor {
             None => Bound::Unbounded,
             Some(text) => Bound::Excluded(text.parse().map_err(|_| {
-                (
+                Refusal::new(
                     ErrorCode::BadMessage,
                     format!(
                         "cursor: {text:?} is not a cursor this server gave; pass back a \
@@ -196,11 +196,12 @@ mod tests {
         assert_eq!(index.page(default).ids.len(), 50);
         assert_eq!(index.page(request(None, 1_000)).ids.len(), 200);
         assert_eq!(index.page(request(None, 200)).ids.len(), 200);
-        let (code, why) = PageRequest::new(None, Some(0)).expect_err("0 is refused");
+        let Refusal { code, message: why } =
+            PageRequest::new(None, Some(0)).expect_err("0 is refused");
         assert_eq!(code, ErrorCode::BadMessage);
         assert!(why.contains("limit"), "{why}");
         for bad in ["", "abc", "-1", "1.5"] {
-            let (code, _) = PageRequest::new(Some(bad), None).expect_err("not a cursor");
+            let Refusal { code, .. } = PageRequest::new(Some(bad), None).expect_err("not a cursor");
             assert_eq!(code, ErrorCode::BadMessage, "{bad:?}");
         }
     }

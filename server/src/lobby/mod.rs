@@ -9,24 +9,31 @@
 //! battle on it, never a pass over every battle.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use battle_protocol::{BattleSummary, ErrorCode, RulesetInfo, SampleInfo, Seat};
 use battle_rules::{RulesetEntry, TimerSpec};
 use dashmap::DashMap;
 use rand::Rng;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::battle::{self, BattleHandle, BattleSetup};
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 use crate::matchmaker::{self, MatchmakerHandle};
 use crate::metrics::Metrics;
+use crate::poison::Locked;
 use crate::quota::{Creator, Quotas};
 use crate::store::{Created, Quarantined, Record, Store, Ticket};
 
+mod census;
 mod clustered;
 mod finished;
 mod index;
@@ -38,8 +45,7 @@ pub use clustered::Placed;
 pub use index::Page;
 use index::{Index, PageRequest};
 
-/// A refused lobby request: the code and the sentence for the client.
-pub type Refusal = (ErrorCode, String);
+pub use crate::refusal::Refusal;
 
 /// Most finished battles `list` gives.
 pub const FINISHED_LISTED: usize = 50;
@@ -101,12 +107,24 @@ pub struct Lobby {
     quarantined: Mutex<BTreeMap<String, Quarantined>>,
     /// In a cluster: how many battles are set aside in the whole cluster, as last read.
     quarantined_in_cluster: AtomicUsize,
+    /// The tasks that run behind the connections: every battle's actor, the matchmaker and
+    /// the cluster's loops.
+    background: TaskTracker,
+    /// Cancelled once the server has drained: every background task stops.
+    stopping: CancellationToken,
 }
 
 impl Lobby {
     /// An empty lobby keeping its battles in `store`, with its matchmaker's task started
-    /// (within a tokio runtime).
-    pub fn new(config: Config, store: Store, cluster: Option<Arc<Cluster>>) -> Arc<Lobby> {
+    /// (within a tokio runtime). Its background tasks are spawned on `background` and stop
+    /// when `stopping` is cancelled.
+    pub fn new(
+        config: Config,
+        store: Store,
+        cluster: Option<Arc<Cluster>>,
+        background: TaskTracker,
+        stopping: CancellationToken,
+    ) -> Arc<Lobby> {
         let rulesets = config.rulesets.iter().map(|entry| info(entry)).collect();
         let quotas = Quotas::new(&config);
         let ids: Vec<&'static str> = config.rulesets.iter().map(|entry| entry.id).collect();
@@ -126,9 +144,29 @@ impl Lobby {
             cluster,
             quarantined: Mutex::new(BTreeMap::new()),
             quarantined_in_cluster: AtomicUsize::new(0),
+            background,
+            stopping,
         });
         starter.start(&lobby);
         lobby
+    }
+
+    /// Run `task` in the background until it ends or the server has drained.
+    pub(crate) fn spawn_background<F>(&self, task: F)
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.background
+            .spawn(self.stopping.child_token().run_until_cancelled_owned(task));
+    }
+
+    /// Stop every background task (the server has drained) and wait, at most `grace`, for
+    /// them to end.
+    pub(crate) async fn stop_background(&self, grace: Duration) {
+        self.stopping.cancel();
+        self.background.close();
+        let _ = tokio::time::timeout(grace, self.background.wait()).await;
     }
 
     /// The way into the matchmaker.
@@ -241,7 +279,7 @@ impl Lobby {
     ) -> Result<(String, Ticket), Refusal> {
         let entry = offered(&self.config, &request.ruleset)?;
         if !self.store.is_available() {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::StoreUnavailable,
                 format!(
                     "no battle can be created now: {}; retry in a moment",
@@ -250,7 +288,7 @@ impl Lobby {
             ));
         }
         if self.battles.len() >= self.config.max_battles {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::ServerBusy,
                 format!(
                     "the server holds its limit of {} battles",
@@ -259,11 +297,11 @@ impl Lobby {
             ));
         }
         let claim = self.quotas.claim(creator)?;
-        let timer =
-            timer_of(entry, request.timer.as_ref()).map_err(|why| (ErrorCode::BadOptions, why))?;
+        let timer = timer_of(entry, request.timer.as_ref())
+            .map_err(|why| Refusal::new(ErrorCode::BadOptions, why))?;
         let spectator_delay_ms = request.spectator_delay_ms.unwrap_or(0);
         if spectator_delay_ms > MAX_SPECTATOR_DELAY_MS {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::BadOptions,
                 format!(
                     "spectator_delay_ms: at most {MAX_SPECTATOR_DELAY_MS} (ten minutes), \
@@ -274,7 +312,7 @@ impl Lobby {
         let options = request.options.clone().unwrap_or(Value::Null);
         let seed: u64 = request.seed.unwrap_or_else(|| rand::rng().random());
         let game = (entry.build)(&options, seed).map_err(|err| {
-            (
+            Refusal::new(
                 ErrorCode::BadOptions,
                 format!("{} options: {err}", entry.id),
             )
@@ -285,7 +323,7 @@ impl Lobby {
         bots.sort_unstable();
         bots.dedup();
         if let Some(&seat) = bots.iter().find(|&&seat| seat >= seats) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::BadOptions,
                 format!(
                     "bots: seat {seat} does not exist (this battle has seats 0 to {})",
@@ -331,7 +369,7 @@ impl Lobby {
             spectator_delay: std::time::Duration::from_millis(spectator_delay_ms),
         };
         let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
-        actor.hold_claim(claim);
+        actor.hold_claim(Box::new(claim));
         self.register(
             battle_id.clone(),
             actor,
@@ -372,15 +410,13 @@ impl Lobby {
                 },
             );
         }
-        tokio::spawn(Box::new(actor).run());
+        self.spawn_background(Box::new(actor).run());
     }
 
     fn index(&self) -> MutexGuard<'_, Index> {
         // Nothing panics while holding the lock, and every change to the index is one
         // call on it: a poisoned lock still holds a usable value.
-        self.index
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.index.locked()
     }
 
     /// The handle of a live battle. In a cluster, of any battle id: the battle is looked
@@ -388,7 +424,10 @@ impl Lobby {
     /// runs nowhere).
     pub fn handle(&self, battle_id: &str) -> Option<BattleHandle> {
         if let Some(cluster) = &self.cluster {
-            return Some(BattleHandle::routed(battle_id, cluster.clone()));
+            return Some(crate::cluster::route::Routed::handle(
+                battle_id,
+                cluster.clone(),
+            ));
         }
         self.local_handle(battle_id)
     }
@@ -445,12 +484,7 @@ impl Lobby {
 
     /// In a cluster: the battle's `list` record for every node (fenced like its log).
     fn keep_summary(&self, battle_id: &str, summary: &BattleSummary) {
-        if let Some(link) = self.store.cluster_link() {
-            link.send(crate::cluster::committer::Op::Summary {
-                battle: battle_id.to_string(),
-                summary: serde_json::to_string(summary).expect("a summary serializes"),
-            });
-        }
+        self.store.keep_summary(battle_id, summary);
     }
 
     pub(crate) fn remove(&self, battle_id: &str) {
@@ -469,16 +503,44 @@ impl Lobby {
 
     /// A fresh battle id that no live battle has.
     fn fresh_id(&self) -> String {
-        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-        let mut rng = rand::rng();
         loop {
-            let id: String = (0..10)
-                .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-                .collect();
+            let id = crate::ids::random_id(10);
             if !self.battles.contains_key(&id) && !self.is_quarantined(&id) {
                 return id;
             }
         }
+    }
+}
+
+/// Each battle's actor reaches the lobby only through this: its settings, counters and
+/// journal, and where it reports its summary and its end.
+impl battle::Host for Lobby {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn node_id(&self) -> Option<&str> {
+        self.cluster.as_deref().map(Cluster::node_id)
+    }
+
+    fn set_summary(&self, battle_id: &str, summary: BattleSummary) {
+        Lobby::set_summary(self, battle_id, summary);
+    }
+
+    fn remove(&self, battle_id: &str) {
+        Lobby::remove(self, battle_id);
+    }
+
+    fn remove_local(&self, battle_id: &str) {
+        Lobby::remove_local(self, battle_id);
     }
 }
 
@@ -487,7 +549,7 @@ impl Lobby {
 pub fn offered(config: &Config, id: &str) -> Result<&'static RulesetEntry, Refusal> {
     config.ruleset(id).ok_or_else(|| {
         let known: Vec<&str> = config.rulesets.iter().map(|e| e.id).collect();
-        (
+        Refusal::new(
             ErrorCode::UnknownRuleset,
             format!("no ruleset {id:?}; this server has: {}", known.join(", ")),
         )

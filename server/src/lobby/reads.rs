@@ -31,7 +31,7 @@ impl Lobby {
         let lobby = self.clone();
         tokio::task::spawn_blocking(move || lobby.recently_finished())
             .await
-            .map_err(|_| (ErrorCode::Internal, "the lookup failed".to_string()))?
+            .map_err(|_| Refusal::new(ErrorCode::Internal, "the lookup failed"))?
     }
 
     /// A finished battle's replay (any node's, in a cluster), rebuilt off the runtime's
@@ -45,6 +45,6 @@ impl Lobby {
         let id = battle_id.to_string();
         tokio::task::spawn_blocking(move || lobby.replay(&id))
             .await
-            .map_err(|_| (ErrorCode::Internal, "the replay failed".to_string()))?
+            .map_err(|_| Refusal::new(ErrorCode::Internal, "the replay failed"))?
     }
 }

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use super::Lobby;
 use crate::battle;
+use crate::poison::Locked;
 use crate::store::{unix_now_ms, Loaded, Quarantined, Record};
 
 impl Lobby {
@@ -105,8 +106,6 @@ impl Lobby {
 
     fn quarantine_set(&self) -> MutexGuard<'_, BTreeMap<String, Quarantined>> {
         // Nothing panics under this lock; a poisoned map is still a map.
-        self.quarantined
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.quarantined.locked()
     }
 }

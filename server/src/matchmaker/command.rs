@@ -4,7 +4,8 @@ use battle_protocol::Req;
 
 use super::request::Checked;
 use crate::cluster::wire::InboxEntry;
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 
 /// One request to the matchmaker. Each carries what the matchmaker answers through (it never
 /// awaits a client).

@@ -153,5 +153,4 @@ pub fn head_first(mut keep: Vec<String>) -> Vec<String> {
 }
 
 #[cfg(test)]
-#[path = "entry_tests.rs"]
 mod tests;

@@ -11,8 +11,9 @@ use super::command::Command;
 use super::request::QueueRequest;
 use crate::cluster::wire::InboxEntry;
 use crate::config::Config;
-use crate::connection::outbox::{ConnId, Outbox};
-use crate::lobby::Refusal;
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
+use crate::refusal::Refusal;
 
 /// Sends requests to the matchmaker's task. Cheap to clone.
 #[derive(Debug, Clone)]
@@ -75,11 +76,11 @@ impl MatchmakerHandle {
 
     fn offer(&self, command: Command) -> Result<(), Refusal> {
         self.tx.try_send(command).map_err(|err| match err {
-            mpsc::error::TrySendError::Full(_) => (
+            mpsc::error::TrySendError::Full(_) => Refusal::new(
                 ErrorCode::ServerBusy,
                 "the matchmaker has too many requests waiting; retry in a moment".to_string(),
             ),
-            mpsc::error::TrySendError::Closed(_) => (
+            mpsc::error::TrySendError::Closed(_) => Refusal::new(
                 ErrorCode::ServerBusy,
                 "matchmaking has stopped: the server is shutting down".to_string(),
             ),

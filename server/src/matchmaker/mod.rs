@@ -73,11 +73,11 @@ impl Starter {
                     creator,
                     self.waiting,
                 );
-                tokio::spawn(matchmaker.run());
+                lobby.spawn_background(matchmaker.run());
             }
             None => {
                 let matchmaker = task::Matchmaker::new(self.rx, weak, creator, self.waiting);
-                tokio::spawn(matchmaker.run());
+                lobby.spawn_background(matchmaker.run());
             }
         }
     }

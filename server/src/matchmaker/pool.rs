@@ -18,7 +18,7 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::connection::outbox::ConnId;
+use crate::ids::ConnId;
 
 /// Which waiters may meet: those asking for the same ruleset with the same options.
 #[derive(Debug, Clone, PartialEq)]
@@ -246,5 +246,4 @@ impl<T> Pools<T> {
 }
 
 #[cfg(test)]
-#[path = "pool_tests.rs"]
 mod tests;

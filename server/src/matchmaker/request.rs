@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use super::pool::PoolKey;
 use crate::config::Config;
-use crate::lobby::{offered, Refusal};
+use crate::lobby::offered;
+use crate::refusal::Refusal;
 
 /// A `queue` message's request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -49,7 +50,7 @@ impl QueueRequest {
     /// [`ClientMsg::BOT_AFTER_MS_MAX`]), or `bad_setup` (the setup refused for a seat people
     /// play: it must fit whichever it is given).
     pub fn check(self, config: &Config) -> Result<Checked, Refusal> {
-        let bad = |why: String| (ErrorCode::BadOptions, why);
+        let bad = |why: String| Refusal::new(ErrorCode::BadOptions, why);
         let entry = offered(config, &self.ruleset)?;
         let options = match (self.options, self.sample) {
             (Some(_), Some(_)) => {
@@ -93,7 +94,7 @@ impl QueueRequest {
         }
         for &seat in &people {
             game.check_setup(seat, self.setup.as_ref())
-                .map_err(|err| (err.code(), format!("setup refused: {err}")))?;
+                .map_err(|err| Refusal::new(err.code(), format!("setup refused: {err}")))?;
         }
         Ok(Checked {
             key: PoolKey {
@@ -126,7 +127,7 @@ mod tests {
     }
 
     fn code(result: Result<Checked, Refusal>) -> ErrorCode {
-        result.expect_err("refused").0
+        result.expect_err("refused").code
     }
 
     #[test]
@@ -149,7 +150,10 @@ mod tests {
             ruleset: "chess".into(),
             ..QueueRequest::default()
         };
-        let (got, why) = check(unknown).expect_err("no such ruleset");
+        let Refusal {
+            code: got,
+            message: why,
+        } = check(unknown).expect_err("no such ruleset");
         assert_eq!(got, ErrorCode::UnknownRuleset);
         assert!(why.contains("synergy"), "{why}");
         assert_eq!(

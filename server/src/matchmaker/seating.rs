@@ -12,6 +12,7 @@ use crate::connection::mailbox::Entered;
 use crate::connection::outbox::Outbox;
 use crate::lobby::{CreateRequest, Lobby};
 use crate::quota::Creator;
+use crate::refusal::Refusal;
 
 /// Create the battle of `key` for `players` people, who take the first of its seats for
 /// people (`people`, in order); the server's bots get the seats for people beyond them.
@@ -35,9 +36,9 @@ pub(super) fn create(
             .create(request, creator)
             .and_then(|(battle_id, _)| match lobby.handle(&battle_id) {
                 Some(handle) => Ok((battle_id, handle)),
-                None => Err((ErrorCode::Internal, "the battle went at once".to_string())),
+                None => Err(Refusal::new(ErrorCode::Internal, "the battle went at once")),
             });
-    created.map_err(|(code, why)| {
+    created.map_err(|Refusal { code, message: why }| {
         tracing::warn!(%code, %why, ruleset = %key.ruleset, "no battle for a match");
         code
     })

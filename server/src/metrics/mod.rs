@@ -19,6 +19,8 @@ use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, Prometheu
 mod names;
 mod scrape;
 
+pub use scrape::{Census, Reading};
+
 pub use names::*;
 
 /// The bounds of the action latency histogram's buckets, in seconds: from 50 µs to 1 s.

@@ -1,6 +1,6 @@
-//! Rendering `/metrics`: the series read off the lobby at that moment (battles by ruleset
-//! and status, connections and audiences, what the open connections wrote, the process),
-//! then the whole page in the Prometheus text format.
+//! Rendering `/metrics`: the series read off the lobby at that moment (a [`Reading`]: battles
+//! by ruleset and status, connections and audiences, what the open connections wrote, the
+//! store), the process, then the whole page in the Prometheus text format.
 
 use std::collections::HashMap;
 
@@ -9,7 +9,6 @@ use metrics::Label;
 
 use super::names::*;
 use super::Metrics;
-use crate::lobby::Lobby;
 
 /// Every status, as the `status` label spells it.
 const STATUSES: [(BattleStatus, &str); 3] = [
@@ -18,7 +17,7 @@ const STATUSES: [(BattleStatus, &str); 3] = [
     (BattleStatus::Finished, "finished"),
 ];
 
-/// What the lobby holds now, counted for the gauges.
+/// What the lobby holds now, counted for the gauges (`crate::lobby` counts it).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Census {
     /// Live battles by ruleset and status.
@@ -29,31 +28,32 @@ pub struct Census {
     pub spectators: u64,
 }
 
-impl Census {
-    /// Count the battles `lobby` lists now.
-    pub fn of(lobby: &Lobby) -> Census {
-        let mut census = Census::default();
-        lobby.for_each_summary(|summary| {
-            *census
-                .battles
-                .entry((summary.ruleset.clone(), summary.status))
-                .or_default() += 1;
-            census.players += summary
-                .seats
-                .iter()
-                .filter(|seat| seat.connected && !seat.bot)
-                .count() as u64;
-            census.spectators += summary.spectators as u64;
-        });
-        census
-    }
+/// Everything `/metrics` reads off the lobby, read at one moment.
+#[derive(Debug, Default)]
+pub struct Reading {
+    /// The live battles, players and spectators.
+    pub census: Census,
+    /// Open connections.
+    pub connections: u64,
+    /// Players waiting in the matchmaker's queue.
+    pub queued: u64,
+    /// In a cluster, the battles this node owns (0 on a single server).
+    pub owned: u64,
+    /// Frames and bytes the open connections wrote so far.
+    pub sent: (u64, u64),
+    /// Battles set aside.
+    pub quarantined: u64,
+    /// Whether the store takes writes now.
+    pub store_available: bool,
+    /// Commits to the data directory that failed so far.
+    pub commit_failures: u64,
 }
 
 impl Metrics {
-    /// The page `GET /metrics` answers: every series, the ones read off `lobby` as they are
-    /// now.
-    pub fn render(&self, lobby: &Lobby) -> String {
-        let census = Census::of(lobby);
+    /// The page `GET /metrics` answers: every series, the ones read off the lobby as `now`
+    /// holds them.
+    pub fn render(&self, now: &Reading) -> String {
+        let census = &now.census;
         let mut rulesets: Vec<&str> = self.rulesets.iter().map(|(id, _)| *id).collect();
         for (ruleset, _) in census.battles.keys() {
             if !rulesets.contains(&ruleset.as_str()) {
@@ -78,16 +78,10 @@ impl Metrics {
         self.gauge(SPECTATORS, Vec::new())
             .set(census.spectators as f64);
         self.gauge(CONNECTIONS, Vec::new())
-            .set(lobby.connection_count() as f64);
-        self.gauge(QUEUED, Vec::new())
-            .set(lobby.queued_players() as f64);
-        let owned = if lobby.cluster().is_some() {
-            lobby.len()
-        } else {
-            0
-        };
-        self.gauge(OWNED, Vec::new()).set(owned as f64);
-        let (frames, bytes) = lobby.sent_by_open_connections();
+            .set(now.connections as f64);
+        self.gauge(QUEUED, Vec::new()).set(now.queued as f64);
+        self.gauge(OWNED, Vec::new()).set(now.owned as f64);
+        let (frames, bytes) = now.sent;
         let closed =
             |total: &std::sync::atomic::AtomicU64| total.load(std::sync::atomic::Ordering::Relaxed);
         self.counter(FRAMES_SENT)
@@ -95,15 +89,11 @@ impl Metrics {
         self.counter(BYTES_SENT)
             .absolute(bytes + closed(&self.closed_bytes));
         self.gauge(QUARANTINED, Vec::new())
-            .set(lobby.quarantined_count() as f64);
-        let available = if lobby.store().is_available() {
-            1.0
-        } else {
-            0.0
-        };
+            .set(now.quarantined as f64);
+        let available = if now.store_available { 1.0 } else { 0.0 };
         self.gauge(STORE_AVAILABLE, Vec::new()).set(available);
         self.counter(STORE_COMMIT_FAILURES)
-            .absolute(lobby.store().commit_failures());
+            .absolute(now.commit_failures);
         self.gauge(UPTIME, Vec::new())
             .set(self.uptime().as_secs_f64());
         self.gauge(

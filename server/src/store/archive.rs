@@ -11,48 +11,20 @@
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use battle_protocol::{FinishedSummary, OutcomeInfo};
 use battle_rules::input_log::Input;
 use rusqlite::{params, Connection, OptionalExtension};
 
+pub use crate::config::Retention;
+
 use super::record::Ended;
-use super::{lock, schema, StoreError};
+use super::{schema, StoreError};
+use crate::poison::Locked;
 
 /// Most finished battles kept in memory without a data directory, whatever the retention.
 pub const MEMORY_MOST: usize = 1_000;
-
-/// How long finished battles are kept for replays, and how many at most.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Retention {
-    /// A battle is dropped this long after it ended (zero: none is kept).
-    pub keep_for: Duration,
-    /// The most kept; beyond it the oldest go first.
-    pub most: usize,
-}
-
-impl Default for Retention {
-    /// A week, and at most 10,000 battles.
-    fn default() -> Self {
-        Retention {
-            keep_for: Duration::from_secs(7 * 24 * 3600),
-            most: 10_000,
-        }
-    }
-}
-
-impl Retention {
-    /// Whether battles are kept at all.
-    pub fn keeps(&self) -> bool {
-        !self.keep_for.is_zero() && self.most > 0
-    }
-
-    /// Battles that ended before this (Unix milliseconds) are past the retention.
-    pub fn cutoff(&self, now_ms: u64) -> u64 {
-        now_ms.saturating_sub(u64::try_from(self.keep_for.as_millis()).unwrap_or(u64::MAX))
-    }
-}
 
 /// Now, in Unix milliseconds.
 pub fn unix_now_ms() -> u64 {
@@ -123,7 +95,7 @@ impl Archive {
         if !self.retention.keeps() {
             return;
         }
-        let mut kept = lock(kept);
+        let mut kept = kept.locked();
         kept.retain(|old| old.battle != ended.battle);
         kept.push_back(ended.clone());
         while kept.len() > self.retention.most {
@@ -135,13 +107,14 @@ impl Archive {
     pub fn get(&self, id: &str) -> Result<Option<Arc<Ended>>, StoreError> {
         let cutoff = self.retention.cutoff(unix_now_ms());
         match &self.kept {
-            Kept::Memory(kept) => Ok(lock(kept)
+            Kept::Memory(kept) => Ok(kept
+                .locked()
                 .iter()
                 .rev()
                 .find(|ended| ended.battle == id && ended.ended_at >= cutoff)
                 .cloned()),
             Kept::Database(conn) => {
-                let conn = lock(conn);
+                let conn = conn.locked();
                 let mut query = conn.prepare_cached(
                     "SELECT id, ruleset, version, options, seed, seats, bots, private, seeded,
                             outcome, ended_at, inputs
@@ -191,7 +164,8 @@ impl Archive {
         let now = unix_now_ms();
         let cutoff = self.retention.cutoff(now);
         match &self.kept {
-            Kept::Memory(kept) => Ok(lock(kept)
+            Kept::Memory(kept) => Ok(kept
+                .locked()
                 .iter()
                 .rev()
                 .filter(|ended| !ended.private && (cutoff..=now).contains(&ended.ended_at))
@@ -199,7 +173,7 @@ impl Archive {
                 .map(|ended| summary(ended))
                 .collect()),
             Kept::Database(conn) => {
-                let conn = lock(conn);
+                let conn = conn.locked();
                 let mut query = conn.prepare_cached(
                     "SELECT id, ruleset, seats, bots, outcome, ended_at, steps, seeded
                      FROM replays WHERE private = 0 AND ended_at BETWEEN ?1 AND ?2

@@ -2,13 +2,21 @@
 //!
 //! Every record the store takes gets a ticket, in the order the writer commits them; a frame
 //! that shows a change carries the ticket of the change's record and leaves only once that
-//! ticket is committed (see [`Outbox`]). The store's writer advances the watermark after each
+//! ticket is committed (see [`Release`]). The store's writer advances the watermark after each
 //! commit and hands the waiting connections their now-committed frames.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::connection::outbox::Outbox;
+use crate::poison::Locked;
+use tokio::sync::Notify;
+
+/// What waits for a commit: released (its frames written) once the ticket it waits for is
+/// committed. A connection's outbox is one.
+pub trait Release: Send + Sync + 'static {
+    /// The ticket waited for is committed: write what may now leave.
+    fn release(&self);
+}
 
 /// A record's place in the commit order; 0 stands for "nothing to wait for".
 pub type Ticket = u64;
@@ -18,12 +26,14 @@ pub type Ticket = u64;
 const POISON_KEPT: usize = 4096;
 
 /// The committed watermark and the connections with frames waiting for a later one.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Commits {
     /// Every ticket up to this one is committed.
     committed: AtomicU64,
     /// Connections holding frames whose ticket is not committed yet.
-    waiting: Mutex<Vec<Outbox>>,
+    waiting: Mutex<Vec<Box<dyn Release>>>,
+    /// Woken at every advance of the watermark (for [`Commits::committed_through`]).
+    advanced: Notify,
     /// Tickets whose write was refused (in a cluster, by a battle another node took): what
     /// carries one is dropped, never sent. Empty on a single server.
     poisoned: Mutex<std::collections::VecDeque<Ticket>>,
@@ -45,13 +55,26 @@ impl Commits {
     /// Register `outbox` to be released when `ticket` is committed; `false` when it already
     /// is (then nothing was registered and the caller may write at once). Checked under the
     /// same lock [`Commits::advance`] takes, so no commit slips between check and register.
-    pub fn wait(&self, outbox: &Outbox, ticket: Ticket) -> bool {
+    pub fn wait<R: Release + Clone>(&self, waiter: &R, ticket: Ticket) -> bool {
         let mut waiting = self.lock();
         if self.is_committed(ticket) {
             return false;
         }
-        waiting.push(outbox.clone());
+        waiting.push(Box::new(waiter.clone()));
         true
+    }
+
+    /// Wait (without blocking the runtime) until `ticket` is committed.
+    pub async fn committed_through(&self, ticket: Ticket) {
+        loop {
+            let advanced = self.advanced.notified();
+            tokio::pin!(advanced);
+            advanced.as_mut().enable();
+            if self.is_committed(ticket) {
+                return;
+            }
+            advanced.await;
+        }
     }
 
     /// These tickets' writes were refused: frames carrying them are dropped. Called before
@@ -60,10 +83,7 @@ impl Commits {
         if tickets.is_empty() {
             return;
         }
-        let mut poisoned = self
-            .poisoned
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut poisoned = self.poisoned.locked();
         poisoned.extend(tickets.iter().copied().filter(|&t| t != 0));
         while poisoned.len() > POISON_KEPT {
             poisoned.pop_front();
@@ -76,10 +96,7 @@ impl Commits {
         if ticket == 0 || !self.any_poisoned.load(Ordering::Acquire) {
             return false;
         }
-        self.poisoned
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .contains(&ticket)
+        self.poisoned.locked().contains(&ticket)
     }
 
     /// Whether any ticket was ever poisoned.
@@ -95,15 +112,22 @@ impl Commits {
             self.committed.fetch_max(ticket, Ordering::AcqRel);
             std::mem::take(&mut *waiting)
         };
-        for outbox in released {
-            outbox.release();
+        self.advanced.notify_waiters();
+        for waiter in released {
+            waiter.release();
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Outbox>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn Release>>> {
         // Nothing panics under this lock; a poisoned list is still a list.
-        self.waiting
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.waiting.locked()
+    }
+}
+
+impl std::fmt::Debug for Commits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Commits")
+            .field("committed", &self.committed())
+            .finish_non_exhaustive()
     }
 }

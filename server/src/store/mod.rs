@@ -1,9 +1,10 @@
 //! The embedded store: every battle's durable state in a SQLite database under the data
 //! directory, so that a killed or restarted server restores every unfinished battle.
 //!
-//! Battle actors hand [`Record`]s to [`Store::append`], which never waits: it gives the
-//! record the next [`Ticket`] and passes it to the committer thread ([`committer`]), which
-//! commits records in groups and then releases the frames that show them ([`Commits`]). What
+//! Battle actors hand [`Record`]s to [`Store::append`], which never waits: its [`Journal`]
+//! gives the record the next [`Ticket`] and passes it to the committer thread
+//! ([`committer`]), which commits records in groups and then releases the frames that show
+//! them ([`Commits`], through their [`Release`]). What
 //! is kept: each battle's ruleset, version, options, seed, bots and pace, the seats held
 //! before the start (a hash of each seat token, never the token), and its input log. On start
 //! [`Store::open`] reads back every battle kept ([`SavedBattle`]) for the lobby to replay;
@@ -12,6 +13,7 @@
 mod archive;
 mod commits;
 mod committer;
+mod journal;
 pub mod offline;
 mod quarantine;
 mod record;
@@ -20,14 +22,14 @@ mod schema;
 mod writable;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use tokio::sync::mpsc::{self, UnboundedSender};
+use tokio::sync::mpsc;
 
 pub use archive::{summary as finished_summary, unix_now_ms, Archive, Retention};
-pub use commits::{Commits, Ticket};
+pub use commits::{Commits, Release, Ticket};
+pub use journal::{Closing, Journal, Memory, Sqlite};
 pub use quarantine::Quarantined;
 pub use record::{Created, Ended, Record};
 pub use saved::{Loaded, SavedBattle, SavedSeat};
@@ -51,31 +53,30 @@ pub enum StoreError {
     Thread(std::io::Error),
 }
 
-/// The sending end, with the last ticket given: taken together under one lock, so records
-/// reach the committer in ticket order.
-struct Sender {
-    last: Ticket,
-    tx: Option<UnboundedSender<(Ticket, Record)>>,
+/// Why records cannot be kept now, in words for the client refused (`store_unavailable`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unavailable {
+    /// The data directory refuses writes (a full disk, a read-only filesystem), with the
+    /// last failure's words when known.
+    #[error("the server's data directory takes no writes now{}", .0.as_ref().map(|why| format!(" ({why})")).unwrap_or_default())]
+    DataDir(Option<String>),
+    /// A cluster's Redis is out of reach.
+    #[error("the cluster store is out of reach")]
+    Cluster,
 }
 
-struct Shared {
-    sender: Mutex<Sender>,
-    commits: Arc<Commits>,
-    committer: Mutex<Option<JoinHandle<()>>>,
-    /// The checkpoint thread and the flag that stops it.
-    checkpoints: (Arc<AtomicBool>, Mutex<Option<JoinHandle<()>>>),
-    /// Whether commits go through now.
-    writable: Arc<Writable>,
-}
-
-/// A cloneable handle on the store (or on no store at all), with the finished battles it
-/// keeps for replays.
-#[derive(Clone, Default)]
+/// A cloneable handle on the store: its [`Journal`] (SQLite, memory, or a cluster's Redis)
+/// and the finished battles it keeps for replays.
+#[derive(Clone)]
 pub struct Store {
-    shared: Option<Arc<Shared>>,
+    journal: Arc<dyn Journal>,
     archive: Arc<Archive>,
-    /// In a cluster: the battles are kept in Redis, through the cluster's committer.
-    cluster: Option<Arc<crate::cluster::link::StoreLink>>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::none(Retention::default())
+    }
 }
 
 impl std::fmt::Debug for Store {
@@ -90,57 +91,43 @@ impl Store {
     /// No store: battles live in memory only, and frames never wait. Finished battles are
     /// kept in memory for replays (see [`Archive::memory`]).
     pub fn none(retention: Retention) -> Store {
+        let archive = Arc::new(Archive::memory(retention));
         Store {
-            shared: None,
-            archive: Arc::new(Archive::memory(retention)),
-            cluster: None,
+            journal: Arc::new(Memory::new(archive.clone())),
+            archive,
         }
     }
 
-    /// The store of a cluster node: battles are kept in Redis through `link`. (Finished
-    /// battles are read from Redis too, see `crate::cluster::directory`.)
-    pub fn cluster(link: Arc<crate::cluster::link::StoreLink>, retention: Retention) -> Store {
+    /// A store whose records go to `journal` (a cluster's: finished battles are read back
+    /// from where it keeps them, the archive here stays empty).
+    pub fn with_journal(journal: Arc<dyn Journal>, retention: Retention) -> Store {
         Store {
-            shared: None,
+            journal,
             archive: Arc::new(Archive::memory(retention)),
-            cluster: Some(link),
         }
-    }
-
-    /// In a cluster: the way into the cluster's committer.
-    pub fn cluster_link(&self) -> Option<&Arc<crate::cluster::link::StoreLink>> {
-        self.cluster.as_ref()
     }
 
     /// Whether records can be kept now: not while the data directory refuses writes (a
     /// full disk, a read-only filesystem) or a cluster's Redis is out of reach. Meanwhile
     /// moves are refused with `store_unavailable`.
     pub fn is_available(&self) -> bool {
-        if let Some(link) = &self.cluster {
-            return link.is_available();
-        }
-        self.shared
-            .as_ref()
-            .is_none_or(|shared| shared.writable.is_writable())
+        self.journal.is_available()
     }
 
-    /// Why records cannot be kept now, in words for the client refused (see
-    /// [`Store::is_available`]).
+    /// Why records cannot be kept now (see [`Store::is_available`]).
+    pub fn unavailable(&self) -> Unavailable {
+        self.journal.unavailable()
+    }
+
+    /// Why records cannot be kept now, in words for the client refused.
     pub fn unavailable_reason(&self) -> String {
-        if self.cluster.is_some() {
-            return "the cluster store is out of reach".into();
-        }
-        let why = self.shared.as_ref().and_then(|s| s.writable.why_not());
-        match why {
-            Some(why) => format!("the server's data directory takes no writes now ({why})"),
-            None => "the server's data directory takes no writes now".into(),
-        }
+        self.unavailable().to_string()
     }
 
     /// How many commits to the data directory failed so far (0 in a cluster or without a
     /// store).
     pub fn commit_failures(&self) -> u64 {
-        self.shared.as_ref().map_or(0, |s| s.writable.failures())
+        self.journal.commit_failures()
     }
 
     /// Open the store in `dir` (created if needed), read back every battle kept (and the
@@ -166,21 +153,18 @@ impl Store {
             .map_err(StoreError::Thread)?;
         let stop = Arc::new(AtomicBool::new(false));
         let checkpointer = schema::checkpoints(dir, stop.clone())?;
-        let shared = Shared {
-            sender: Mutex::new(Sender {
-                last: 0,
-                tx: Some(tx),
-            }),
+        let journal = Sqlite::new(
+            tx,
             commits,
-            committer: Mutex::new(Some(committer)),
-            checkpoints: (stop, Mutex::new(Some(checkpointer))),
+            committer,
+            (stop, checkpointer),
             writable,
-        };
+            archive.clone(),
+        );
         Ok((
             Store {
-                shared: Some(Arc::new(shared)),
+                journal: Arc::new(journal),
                 archive,
-                cluster: None,
             },
             saved,
         ))
@@ -188,15 +172,12 @@ impl Store {
 
     /// Whether battles are kept.
     pub fn is_durable(&self) -> bool {
-        self.shared.is_some() || self.cluster.is_some()
+        self.journal.is_durable()
     }
 
     /// The commits frames wait for (`None` without a store).
     pub fn commits(&self) -> Option<Arc<Commits>> {
-        if let Some(link) = &self.cluster {
-            return Some(link.commits());
-        }
-        self.shared.as_ref().map(|s| s.commits.clone())
+        self.journal.commits()
     }
 
     /// The finished battles kept for replays.
@@ -204,39 +185,20 @@ impl Store {
         &self.archive
     }
 
-    /// Hand `record` to the committer; its ticket (0 without a store, or once closed). A
+    /// Hand `record` to the journal; its ticket (0 without a store, or once closed). A
     /// finished battle goes to the archive too.
     pub fn append(&self, record: Record) -> Ticket {
-        if let Some(link) = &self.cluster {
-            return link.append(record);
-        }
-        if let Record::Fence { .. } = record {
-            return 0;
-        }
-        if let Record::Finished(ended) = &record {
-            self.archive.keep(ended);
-        }
-        let Some(shared) = &self.shared else {
-            return 0;
-        };
-        let mut sender = lock(&shared.sender);
-        let Some(tx) = &sender.tx else {
-            return 0;
-        };
-        let ticket = sender.last + 1;
-        if tx.send((ticket, record)).is_err() {
-            return 0;
-        }
-        sender.last = ticket;
-        ticket
+        self.journal.append(record)
+    }
+
+    /// A battle's `list` record changed (kept for the other nodes in a cluster).
+    pub fn keep_summary(&self, battle: &str, summary: &battle_protocol::BattleSummary) {
+        self.journal.keep_summary(battle, summary);
     }
 
     /// The last ticket handed out.
     pub fn last_ticket(&self) -> Ticket {
-        if let Some(link) = &self.cluster {
-            return link.last_ticket();
-        }
-        self.shared.as_ref().map_or(0, |s| lock(&s.sender).last)
+        self.journal.last_ticket()
     }
 
     /// Wait (without blocking the runtime) until everything appended so far is committed.
@@ -244,50 +206,13 @@ impl Store {
         let Some(commits) = self.commits() else {
             return;
         };
-        let last = self.last_ticket();
-        while !commits.is_committed(last) {
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
-        }
+        commits.committed_through(self.last_ticket()).await;
     }
 
     /// Stop taking records, commit what was taken and stop the committer.
     pub async fn close(&self) {
-        if let Some(link) = &self.cluster {
-            // A store out of reach is not waited for long: what it did not take was never
-            // acknowledged to anyone.
-            link.close(std::time::Duration::from_secs(5)).await;
-            return;
-        }
-        let Some(shared) = &self.shared else {
-            return;
-        };
-        lock(&shared.sender).tx = None;
-        // A commit that keeps failing is given up now (what waits for it was never shown).
-        shared.writable.close();
-        let committer = lock(&shared.committer).take();
-        shared.checkpoints.0.store(true, Ordering::Release);
-        let checkpointer = lock(&shared.checkpoints.1).take();
-        if let Some(checkpointer) = &checkpointer {
-            checkpointer.thread().unpark();
-        }
-        // Joining waits for the last commit and checkpoint: off the runtime's threads.
-        let _ = tokio::task::spawn_blocking(move || {
-            if let Some(committer) = committer {
-                let _ = committer.join();
-            }
-            if let Some(checkpointer) = checkpointer {
-                let _ = checkpointer.join();
-            }
-        })
-        .await;
+        self.journal.close().await;
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Nothing panics under these locks; a poisoned value is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

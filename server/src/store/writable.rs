@@ -6,6 +6,7 @@
 //! server stops; the frames that wait for it are never released before (nothing a crash
 //! could lose is ever shown).
 
+use crate::poison::Locked;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -73,9 +74,7 @@ impl Writable {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<(Instant, String)>> {
         // Nothing panics under this lock; a poisoned value is still consistent.
-        self.episode
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.episode.locked()
     }
 }
 

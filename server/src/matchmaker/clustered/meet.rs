@@ -14,7 +14,8 @@ use super::super::seating;
 use super::ClusterMatchmaker;
 use crate::cluster::keys;
 use crate::cluster::wire::{Forwarded, InboxEntry};
-use crate::connection::outbox::{ConnId, Outbox};
+use crate::connection::outbox::Outbox;
+use crate::ids::ConnId;
 use crate::lobby::Lobby;
 
 /// Most takes in a row from one list (each drops at least one dead entry, or makes a battle).

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use tokio::time::Instant;
 
 use super::{ClusterMatchmaker, SWEEP_EVERY};
-use crate::connection::outbox::ConnId;
+use crate::ids::ConnId;
 
 impl ClusterMatchmaker {
     pub(super) async fn sweep(&mut self) {

@@ -4,7 +4,8 @@
 //! Each bucket is a GCRA limiter from the `governor` crate: one atomic word and one clock
 //! read per check, no lock, no allocation. A connection's buckets ([`Limits`]) belong to its
 //! reader alone; the one bucket shared by several connections, the creates of an address,
-//! lives in `crate::quota`.
+//! lives in `crate::quota`. They sit at the bottom of the server so that quotas and the edge
+//! share them.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
