@@ -33,7 +33,9 @@ pub fn default_max_connections() -> usize {
 /// Many systems start processes at a soft limit of 1,024, far below what the hard limit
 /// allows a server.
 // `rlim_t` is `u64` on Linux but not on every Unix: the casts stay.
-#[allow(clippy::unnecessary_cast)]
+// The two system calls are the only unsafe code in the server: no well-kept safe wrapper
+// is among its dependencies, and each call's contract is stated beside it.
+#[allow(clippy::unnecessary_cast, unsafe_code)]
 pub fn raise_soft_limit() -> Option<u64> {
     #[cfg(unix)]
     {
@@ -58,7 +60,7 @@ pub fn raise_soft_limit() -> Option<u64> {
 }
 
 /// The soft and hard limits on open files.
-#[allow(clippy::unnecessary_cast)]
+#[allow(clippy::unnecessary_cast, unsafe_code)]
 fn limits() -> Option<(u64, u64)> {
     #[cfg(unix)]
     {

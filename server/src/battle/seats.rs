@@ -68,7 +68,7 @@ pub struct Seats {
 }
 
 /// A refused seat request: the code and the sentence for the client.
-pub type SeatRefusal = crate::refusal::Refusal;
+pub type SeatRefusal = Refusal;
 
 impl Seats {
     /// `count` seats, of which `bots` are played by the server.

@@ -130,7 +130,7 @@ pub async fn renew(cluster: Arc<Cluster>) {
 /// After a lapsed lease: every battle running here that another node owns now is let go.
 async fn let_go_of_lost(
     cluster: &Cluster,
-    lobby: &std::sync::Arc<crate::lobby::Lobby>,
+    lobby: &Arc<crate::lobby::Lobby>,
     conn: &mut ConnectionManager,
 ) {
     let ids = lobby.local_ids();

@@ -58,7 +58,7 @@ pub async fn run(cluster: Arc<Cluster>) {
 }
 
 /// How often a node forgets what it no longer needs and prunes the finished battles.
-const TIDY_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+const TIDY_EVERY: Duration = Duration::from_secs(60);
 
 /// Forget the owners of battles nobody here needs (looked up again when needed), and drop
 /// the finished battles past the replay retention (or beyond the most kept) from the list.

@@ -207,5 +207,5 @@ pub enum Placed {
     /// On another node, which answers the creating connection itself.
     Elsewhere,
     /// Nowhere now.
-    Refused(super::Refusal),
+    Refused(Refusal),
 }

@@ -361,12 +361,12 @@ impl Lobby {
             options,
             seed,
             bots,
-            pace: std::time::Duration::from_millis(pace_ms),
-            grace: std::time::Duration::from_millis(grace_ms),
+            pace: Duration::from_millis(pace_ms),
+            grace: Duration::from_millis(grace_ms),
             seeded: request.seed.is_some(),
             private: request.private,
             timer,
-            spectator_delay: std::time::Duration::from_millis(spectator_delay_ms),
+            spectator_delay: Duration::from_millis(spectator_delay_ms),
         };
         let (mut actor, handle, summary) = battle::prepare(setup, self.clone());
         actor.hold_claim(Box::new(claim));

@@ -248,12 +248,12 @@ impl Metrics {
 
 /// Register each series' help text and unit.
 fn describe(recorder: &PrometheusRecorder) {
-    for (name, kind, unit, help) in names::DESCRIPTIONS {
+    for (name, kind, unit, help) in DESCRIPTIONS {
         let (name, help) = (KeyName::from(*name), (*help).into());
         match kind {
-            names::Kind::Counter => recorder.describe_counter(name, *unit, help),
-            names::Kind::Gauge => recorder.describe_gauge(name, *unit, help),
-            names::Kind::Histogram => recorder.describe_histogram(name, *unit, help),
+            Kind::Counter => recorder.describe_counter(name, *unit, help),
+            Kind::Gauge => recorder.describe_gauge(name, *unit, help),
+            Kind::Histogram => recorder.describe_histogram(name, *unit, help),
         }
     }
 }

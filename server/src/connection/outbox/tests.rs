@@ -126,26 +126,20 @@ fn the_first_close_reason_wins() {
 }
 
 /// A connected pair: the server side's outbox and the client side's raw stream.
-async fn pair(capacity: usize) -> (Outbox, tokio::net::TcpStream) {
+async fn pair(capacity: usize) -> (Outbox, TcpStream) {
     pair_with(capacity, usize::MAX).await
 }
 
 /// [`pair`], bounded in bytes too.
-async fn pair_with(capacity: usize, max_bytes: usize) -> (Outbox, tokio::net::TcpStream) {
+async fn pair_with(capacity: usize, max_bytes: usize) -> (Outbox, TcpStream) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("address");
-    let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let client = TcpStream::connect(addr).await.expect("connect");
     let (accepted, _) = listener.accept().await.expect("accept");
     (
-        Outbox::new(
-            accepted,
-            capacity,
-            max_bytes,
-            None,
-            metrics::Counter::noop(),
-        ),
+        Outbox::new(accepted, capacity, max_bytes, None, Counter::noop()),
         client,
     )
 }
@@ -207,12 +201,12 @@ async fn frames_offered_together_arrive_in_order() {
 }
 
 /// A connected pair whose outbox waits for `commits`.
-async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, tokio::net::TcpStream) {
+async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, TcpStream) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("address");
-    let client = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let client = TcpStream::connect(addr).await.expect("connect");
     let (accepted, _) = listener.accept().await.expect("accept");
     (
         Outbox::new(
@@ -220,14 +214,14 @@ async fn gated_pair(commits: &Arc<Commits>) -> (Outbox, tokio::net::TcpStream) {
             8,
             usize::MAX,
             Some(commits.clone()),
-            metrics::Counter::noop(),
+            Counter::noop(),
         ),
         client,
     )
 }
 
 /// Whatever `client` can read within 50 ms.
-async fn read_now(client: &mut tokio::net::TcpStream) -> Vec<u8> {
+async fn read_now(client: &mut TcpStream) -> Vec<u8> {
     use tokio::io::AsyncReadExt;
     let mut got = Vec::new();
     let mut buf = [0u8; 256];
