@@ -269,6 +269,33 @@ pub fn verdict_color(tracker: &ViewTracker) -> Color {
 
 /// The result box's last line: how to leave.
 pub const LEAVE: &str = "Press q to leave; the result stays on your terminal.";
+/// A two-seat game's hand box: `lines` (the hand, drawn by the game's panel) under a title
+/// with the other side's hand count (`game.sides[N].hand_count`).
+pub(super) fn draw_hand(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    view: &serde_json::Value,
+    me: Option<usize>,
+    lines: Vec<Line<'static>>,
+) {
+    let title = match me {
+        Some(seat) => {
+            let other = 1 - seat.min(1);
+            format!(
+                " your hand · {} holds {} ",
+                crate::presence::seat_name(view, other),
+                view["game"]["sides"][other]["hand_count"]
+            )
+        }
+        None => " hands ".to_owned(),
+    };
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(title)),
+        area,
+    );
+}
 
 /// The "battle over" box: `lines`, the first (the verdict) bold in `color`, then how to
 /// leave ([`LEAVE`]).

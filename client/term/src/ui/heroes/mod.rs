@@ -20,7 +20,7 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
-use super::{draw_result_box, move_marker, verdict_color, Screen};
+use super::{draw_hand, draw_result_box, move_marker, verdict_color, Screen};
 use crate::hand::{numbered, HandNumbers};
 use crate::outcome::result_lines;
 use crate::presence::{presence, seat_name, Presence};
@@ -270,33 +270,6 @@ fn hand_lines(
             ])
         })
         .collect()
-}
-
-/// The hand box: [`hand_lines`] under a title with the other side's hand count.
-fn draw_hand(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    view: &Value,
-    me: Option<usize>,
-    lines: Vec<Line<'static>>,
-) {
-    let title = match me {
-        Some(seat) => {
-            let other = 1 - seat.min(1);
-            format!(
-                " your hand · {} holds {} ",
-                seat_name(view, other),
-                view["game"]["sides"][other]["hand_count"]
-            )
-        }
-        None => " hands ".to_owned(),
-    };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title)),
-        area,
-    );
 }
 
 /// The market's five slots, each with its cost and what the item does (a bought slot stays

@@ -170,33 +170,6 @@ pub(super) fn hand_lines(
         .collect()
 }
 
-/// The hand box: [`hand_lines`] under a title with the other side's hand count.
-pub(super) fn draw_hand(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    view: &Value,
-    me: Option<usize>,
-    lines: Vec<Line<'static>>,
-) {
-    let title = match me {
-        Some(seat) => {
-            let other = 1 - seat.min(1);
-            format!(
-                " your hand · {} holds {} ",
-                seat_name(view, other),
-                view["game"]["sides"][other]["hand_count"]
-            )
-        }
-        None => " hands ".to_owned(),
-    };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title)),
-        area,
-    );
-}
-
 /// The bag's triggers in the order they triggered, after whose resolve first (the active
 /// player's, in the order they choose); empty when the bag is.
 pub(super) fn bag_lines(view: &Value, me: Option<usize>) -> Vec<Line<'static>> {

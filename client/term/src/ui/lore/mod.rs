@@ -22,11 +22,12 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
+use super::draw_hand;
 use super::picker::{draw_now_box, picker_lines, rows, wrapped_rows, Words};
 use super::{draw_log_box, draw_result_box, move_marker, verdict_color, Screen};
 use crate::outcome::result_lines;
 use crate::presence::seat_name;
-use boxes::{bag_lines, draw_bag, draw_hand, draw_side, hand_lines, side_lines};
+use boxes::{bag_lines, draw_bag, draw_side, hand_lines, side_lines};
 use words::{action_line, decision, field_label, phase_name, seat_of, value_name};
 
 /// A legal entry in lore's words (see [`words::action_line`]).
